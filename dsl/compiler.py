@@ -1,0 +1,628 @@
+"""Compiles parsed effect text to the interpreter's instruction tuples.
+
+Names are resolved here against the pack's symbol tables, so a misspelt
+state or counter is reported at its line and column before any game runs.
+Card-text phrases ("may add a total of 5 state support in south, at most 2
+per state") are lowered to calls of the pack's library procedures.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Token, Tree
+
+from ..interpreter.builtins import ARITY
+from .diagnostics import Report, Source, did_you_mean
+from .parser import DslSyntaxError, parse
+
+# Phrases and the library procedures they call, with the parameters each gets.
+PHRASES = {
+    "add_support": ["who", "pool", "amount", "targets", "per", "optional"],
+    "subtract_support": ["who", "victim", "pool", "amount", "targets", "per", "optional"],
+    "gain_support": ["who", "pool", "amount", "where"],
+}
+
+BUILTIN_PROPS = {"location", "opponent", "leader"}
+
+
+@dataclass
+class Symbols:
+    players: list[str]
+    counters: set[str]
+    variables: dict[str, Any]
+    pools: dict[str, str]
+    locations: dict[str, dict[str, Any]]
+    kinds: dict[str, list[str]]
+    zones: dict[str, bool]
+    tracks: set[str]
+    effects: set[str]
+    attributes: set[str]
+    procedures: dict[str, list[str]] = field(default_factory=dict)
+    functions: dict[str, list[str]] = field(default_factory=dict)
+    durations: set[str] = field(default_factory=lambda: {"turn", "game"})
+
+    def all_names(self) -> set[str]:
+        return (
+            set(self.players) | self.counters | set(self.variables) | set(self.pools)
+            | set(self.locations) | set(self.kinds) | set(self.zones) | self.tracks
+            | {"players"}
+        )
+
+
+class CompileError(Exception):
+    pass
+
+
+class Compiler:
+    """Owns the growing list of blocks; one Compiler per pack."""
+
+    def __init__(self, symbols: Symbols, report: Report) -> None:
+        self.sym = symbols
+        self.report = report
+        self.blocks: list[list[tuple]] = []
+        self.positions: list[list[str]] = []
+        self.calls: list[tuple[str, str, Source]] = []  # (caller, callee, where)
+        self.used_phrases: set[str] = set()
+
+    # ---- entry points ----------------------------------------------------
+    def compile_text(
+        self, text: str, source: Source, owner: str, params: list[str] | None = None
+    ) -> int | None:
+        """Compile a block of statements; returns its block id, or None on errors."""
+        try:
+            tree = parse(text, source)
+        except DslSyntaxError as e:
+            self.report.error(e.source, "E201", e.message, e.hint)
+            return None
+        unit = _Unit(self, source, owner, set(params or []))
+        before = len(self.report.errors)
+        block = unit.block(tree.children)
+        return block if len(self.report.errors) == before else None
+
+    def compile_expression(
+        self, text: str, source: Source, owner: str, params: list[str]
+    ) -> tuple | None:
+        try:
+            tree = parse(text, source, start="expr")
+        except DslSyntaxError as e:
+            self.report.error(e.source, "E201", e.message, e.hint)
+            return None
+        unit = _Unit(self, source, owner, set(params))
+        before = len(self.report.errors)
+        expr = unit.expr(tree)
+        return expr if len(self.report.errors) == before else None
+
+    # ---- helpers used by _Unit -------------------------------------------
+    def new_block(self) -> int:
+        self.blocks.append([])
+        self.positions.append([])
+        return len(self.blocks) - 1
+
+
+class _Unit:
+    """Compiles one snippet (a procedure body or a card event)."""
+
+    def __init__(self, comp: Compiler, source: Source, owner: str, scope: set[str]) -> None:
+        self.c = comp
+        self.sym = comp.sym
+        self.src = source
+        self.owner = owner
+        self.scope = scope
+        self.duration: str | None = None
+
+    # ---- positions and errors --------------------------------------------
+    def where(self, node) -> Source:
+        meta = getattr(node, "meta", None)
+        if isinstance(node, Token):
+            return self.src.at(node.line or 1, node.column or 1)
+        if meta is not None and not getattr(meta, "empty", True):
+            return self.src.at(meta.line, meta.column)
+        return self.src
+
+    def error(self, node, code: str, message: str, hint: str = "") -> None:
+        self.c.report.error(self.where(node), code, message, hint)
+
+    # ---- statements ------------------------------------------------------
+    def block(self, stmts) -> int:
+        bid = self.c.new_block()
+        code: list[tuple] = []
+        where: list[str] = []
+        for stmt in stmts:
+            if isinstance(stmt, Tree) and stmt.data == "block":
+                stmt = stmt.children
+            for s in stmt if isinstance(stmt, list) else [stmt]:
+                for ins in self.stmt(s):
+                    code.append(ins)
+                    where.append(str(self.where(s)))
+        self.c.blocks[bid] = code
+        self.c.positions[bid] = where
+        return bid
+
+    def sub(self, node: Tree) -> int:
+        """Compile a `block` node (indented or inline) into a new block."""
+        return self.block(node.children)
+
+    def stmt(self, t: Tree) -> list[tuple]:
+        handler = getattr(self, "s_" + t.data, None)
+        if handler is None:
+            self.error(t, "E202", f"statement '{t.data}' is not supported here")
+            return []
+        out = handler(*t.children) if t.children else handler()
+        return out if isinstance(out, list) else [out]
+
+    def bind(self, name) -> str:
+        """Introduce a local name; it may not hide a name the pack defines."""
+        n = str(name)
+        if n not in self.scope and n in self.sym.all_names():
+            self.error(name, "E319", f"the local name '{n}' hides a name the pack defines",
+                       f"choose another name, such as `{n}_here`")
+        self.scope.add(n)
+        return n
+
+    def s_let_stmt(self, name, value):
+        e = self.expr(value)
+        return ("let", self.bind(name), e)
+
+    def s_set_stmt(self, name, value):
+        e = self.expr(value)
+        n = str(name)
+        if n in self.scope:
+            return ("let", n, e)
+        if n in self.sym.variables:
+            return ("set", n, e)
+        self.error(name, "E301", f"cannot set '{n}': it is neither a variable of the pack "
+                   "nor a local name", did_you_mean(n, set(self.sym.variables) | self.scope)
+                   or "declare it under `variables:` in pack.yaml, or use `let`")
+        return []
+
+    def s_do_stmt(self, name, *args):
+        n = str(name)
+        call_args = [(str(a.children[0]), self.expr(a.children[1])) for a in args if a is not None]
+        self._check_call(name, n, [a for a, _ in call_args])
+        return ("call", n, call_args)
+
+    def _check_call(self, node, proc: str, given: list[str]) -> None:
+        params = self.sym.procedures.get(proc)
+        if params is None:
+            self.error(node, "E302", f"unknown procedure '{proc}'",
+                       did_you_mean(proc, self.sym.procedures) or "define it under `procedures:`")
+            return
+        self.c.calls.append((self.owner, proc, self.where(node)))
+        missing = [p for p in params if p not in given]
+        extra = [a for a in given if a not in params]
+        if missing or extra:
+            self.error(node, "E303", f"'{proc}' takes ({', '.join(params)})"
+                       + (f"; missing {', '.join(missing)}" if missing else "")
+                       + (f"; unknown {', '.join(extra)}" if extra else ""))
+
+    def s_stop_stmt(self):
+        return ("stop",)
+
+    def s_say_stmt(self, text):
+        return ("say", self.fmt(text))
+
+    def s_record_stmt(self, name, owner, value):
+        who = self.expr(owner) if owner is not None else None
+        return ("record", str(name), who, self.expr(value))
+
+    def s_finish_stmt(self):
+        return ("finish",)
+
+    def s_gain_stmt(self, who, amount, name, support):
+        return self._gain_or_lose("gain", who, amount, name, support)
+
+    def s_lose_stmt(self, who, amount, name, support):
+        return self._gain_or_lose("lose", who, amount, name, support)
+
+    def _gain_or_lose(self, verb, who, amount, name, support):
+        n = str(name)
+        w, a = self.expr(who), self.expr(amount)
+        if support is None:
+            if n not in self.sym.counters:
+                self.error(name, "E304", f"'{n}' is not a counter",
+                           did_you_mean(n, self.sym.counters | set(self.sym.pools))
+                           or f"counters: {', '.join(sorted(self.sym.counters))}")
+                return []
+            return (verb, w, a, n)
+        if n not in self.sym.pools:
+            self.error(name, "E305", f"'{n}' is not a kind of support",
+                       did_you_mean(n, self.sym.pools) or f"kinds: {', '.join(self.sym.pools)}")
+            return []
+        where = self.expr(support.children[0])
+        if verb == "lose":
+            return ("remove", a, ("const", n), w, where)
+        return self._phrase("gain_support", support, who=w, pool=("const", n), amount=a,
+                            where=where)
+
+    def s_pay_stmt(self, who, amount, name):
+        n = str(name)
+        if n not in self.sym.counters:
+            self.error(name, "E304", f"'{n}' is not a counter", did_you_mean(n, self.sym.counters))
+            return []
+        return ("pay", self.expr(who), self.expr(amount), n)
+
+    def _phrase(self, proc: str, node, **args) -> tuple:
+        self.c.used_phrases.add(proc)
+        if proc not in self.sym.procedures:
+            self.error(node, "E306", f"this phrase needs the library procedure '{proc}'",
+                       f"define `{proc}` ({', '.join(PHRASES[proc])}) under `procedures:`")
+            return ("call", proc, [])
+        self.c.calls.append((self.owner, proc, self.where(node)))
+        return ("call", proc, list(args.items()))
+
+    def s_add_phrase(self, who, modal, total, amount, pool, targets, per):
+        p = self._pool(pool)
+        if p is None:
+            return []
+        a = self.expr(amount)
+        return self._phrase(
+            "add_support", pool, who=self.expr(who), pool=("const", p), amount=a,
+            targets=self.targets(targets, p), per=self._per(per, a),
+            optional=("const", str(modal.children[0]) == "may"),
+        )
+
+    def s_subtract_phrase(self, who, modal, total, amount, pool, victim, targets, per):
+        p = self._pool(pool)
+        if p is None:
+            return []
+        a = self.expr(amount)
+        chooser = self.expr(who)
+        return self._phrase(
+            "subtract_support", pool, who=chooser,
+            victim=self.expr(victim) if victim is not None else chooser,
+            pool=("const", p), amount=a, targets=self.targets(targets, p),
+            per=self._per(per, a), optional=("const", str(modal.children[0]) == "may"),
+        )
+
+    def _per(self, per, amount):
+        return self.expr(per.children[0]) if per is not None else amount
+
+    def _pool(self, name) -> str | None:
+        n = str(name)
+        if n not in self.sym.pools:
+            self.error(name, "E305", f"'{n}' is not a kind of support",
+                       did_you_mean(n, self.sym.pools) or f"kinds: {', '.join(self.sym.pools)}")
+            return None
+        return n
+
+    def targets(self, node, pool: str) -> tuple:
+        """Where a phrase may act: a list, a filter, or a place that contains locations."""
+        kind = self.sym.pools[pool]
+        everything = ("const", list(self.sym.kinds[kind]))
+        if isinstance(node, Tree) and node.data == "anywhere":
+            return everything
+        e = self.expr(node)
+        names = self._constant_names(e)
+        if names is None:
+            return e
+        parts = []
+        for n in names:
+            loc = self.sym.locations.get(n)
+            if loc is not None and loc["kind"] == kind:
+                parts.append([n])
+                continue
+            members = self._members(kind, n)
+            if not members:
+                self.error(node, "E307", f"'{n}' holds no {kind}",
+                           f"name {kind} or a place whose {kind} are listed on the board")
+            parts.append(members)
+        flat = [x for part in parts for x in part]
+        return ("const", [x for x in self.sym.kinds[kind] if x in flat])
+
+    def _constant_names(self, e) -> list[str] | None:
+        if e[0] == "const" and isinstance(e[1], str):
+            return [e[1]]
+        if e[0] == "list" and all(i[0] == "const" and isinstance(i[1], str) for i in e[1]):
+            return [i[1] for i in e[1]]
+        return None
+
+    def _members(self, kind: str, container: str) -> list[str]:
+        return [
+            name for name in self.sym.kinds[kind]
+            if container in self.sym.locations[name].values()
+        ]
+
+    def s_place_stmt(self, amount, pool, who, where):
+        p = self._pool_expr(pool)
+        return ("place", self.expr(amount), p, self.expr(who), self.expr(where)) if p else []
+
+    def s_remove_stmt(self, amount, pool, who, where):
+        p = self._pool_expr(pool)
+        return ("remove", self.expr(amount), p, self.expr(who), self.expr(where)) if p else []
+
+    def _pool_expr(self, name) -> tuple | None:
+        """A pool named outright, or a local name holding one (in library procedures)."""
+        if str(name) in self.scope:
+            return ("var", str(name))
+        p = self._pool(name)
+        return ("const", p) if p else None
+
+    def s_bag_put_stmt(self, amount, who):
+        return ("bag_put", self.expr(amount), self.expr(who))
+
+    def s_bag_empty_stmt(self):
+        return ("bag_empty",)
+
+    def s_move_token_stmt(self, who, where):
+        return ("move_token", self.expr(who), self.expr(where))
+
+    def s_transfer_stmt(self, card, zone):
+        return ("transfer", self.expr(card), self.zone(zone))
+
+    def s_deal_stmt(self, n, source, target):
+        return ("deal", self.expr(n), self.zone(source), self.zone(target))
+
+    def s_shuffle_stmt(self, zone):
+        return ("shuffle", self.zone(zone))
+
+    def zone(self, node) -> tuple:
+        e = self.expr(node)
+        if e[0] == "zone" or e[0] == "var":
+            return e
+        if e[0] == "const" and e[1] in self.sym.zones:
+            return e
+        self.error(node, "E308", "expected a zone of cards",
+                   f"zones: {', '.join(sorted(self.sym.zones))} (per player: `hand of P`)")
+        return ("const", "")
+
+    def _track(self, name) -> str:
+        n = str(name)
+        if n not in self.sym.tracks:
+            self.error(name, "E309", f"'{n}' is not a track", did_you_mean(n, self.sym.tracks))
+        return n
+
+    def s_track_move_stmt(self, item, direction, amount, track):
+        delta = self.expr(amount)
+        if str(direction.children[0]) == "up":
+            delta = ("neg", delta)
+        return ("track_move", self.expr(item), delta, self._track(track))
+
+    def s_track_swap_stmt(self, a, b, track):
+        return ("track_swap", self.expr(a), self.expr(b), self._track(track))
+
+    def s_track_place_stmt(self, item, pos, track):
+        return ("track_place", self.expr(item), self.expr(pos), self._track(track))
+
+    def s_flip_stmt(self, card, face):
+        return ("flip", self.expr(card), _unquote(face))
+
+    def s_reveal_stmt(self, zone, who):
+        return ("reveal", self.zone(zone), self.expr(who))
+
+    def s_prevent_stmt(self, cards):
+        return ("prevent", self.expr(cards))
+
+    def s_event_stmt(self, card, who):
+        return ("event", self.expr(card), self.expr(who))
+
+    def s_until_stmt(self, duration, block):
+        d = str(duration)
+        if d not in self.sym.durations:
+            self.error(duration, "E310", f"unknown duration '{d}'",
+                       f"use one of: {', '.join(sorted(self.sym.durations))}")
+        outer, self.duration = self.duration, d
+        out: list[tuple] = []
+        for s in block.children:
+            out.extend(self.stmt(s))
+        self.duration = outer
+        return out
+
+    def s_effect_stmt(self, who, name, value):
+        n = str(name)
+        if self.duration is None:
+            self.error(name, "E311", "a lasting effect needs a duration",
+                       "put it inside `until end of turn:` (or `until end of game:`)")
+            return []
+        if n not in self.sym.effects:
+            self.error(name, "E312", f"unknown effect '{n}'",
+                       did_you_mean(n, self.sym.effects) or "declare it under `effects:`")
+            return []
+        return ("effect", self.expr(who), n, self.expr(value) if value else None, self.duration)
+
+    def s_expire_stmt(self, duration):
+        return ("expire", str(duration))
+
+    def s_if_stmt(self, cond, block, *rest):
+        branches = [(self.expr(cond), self.sub(block))]
+        otherwise = None
+        for clause in rest:
+            if clause is None:
+                continue
+            if clause.data == "elif_clause":
+                branches.append((self.expr(clause.children[0]), self.sub(clause.children[1])))
+            else:
+                otherwise = self.sub(clause.children[0])
+        return ("if", branches, otherwise)
+
+    def s_for_stmt(self, name, items, block):
+        e = self.expr(items)
+        return ("for", self.bind(name), e, self.sub(block))
+
+    def s_for_range_stmt(self, name, low, high, block):
+        e = ("call", "range", [self.expr(low), self.expr(high)])
+        return ("for", self.bind(name), e, self.sub(block))
+
+    def s_repeat_stmt(self, n, block):
+        return ("repeat", self.expr(n), self.sub(block))
+
+    def s_while_stmt(self, cond, bound, block):
+        return ("while", self.expr(cond), int(bound), self.sub(block))
+
+    def s_choose_value_stmt(self, who, name, items, label):
+        w, e = self.expr(who), self.expr(items)
+        self.bind(name)
+        lab = self.fmt(label.children[0]) if label is not None else None
+        return ("choose", w, str(name), e, lab)
+
+    def s_choose_menu_stmt(self, who, *options):
+        w = self.expr(who)
+        compiled = []
+        for opt in options:
+            label, over, cond, block = opt.children
+            var, items = None, None
+            if over is not None:
+                items = self.expr(over.children[1])
+                var = self.bind(over.children[0])
+            c = self.expr(cond.children[0]) if cond is not None else None
+            compiled.append((self.fmt(label), var, items, c, self.sub(block)))
+        return ("menu", w, compiled)
+
+    # ---- expressions -----------------------------------------------------
+    def expr(self, t) -> tuple:
+        if isinstance(t, Token):
+            return self.e_name(t)
+        handler = getattr(self, "e_" + t.data, None)
+        if handler is None:
+            self.error(t, "E203", f"expression '{t.data}' is not supported")
+            return ("const", None)
+        return handler(*t.children)
+
+    def e_number(self, tok):
+        return ("const", int(tok))
+
+    def e_string(self, tok):
+        return self.fmt(tok)
+
+    def e_none(self):
+        return ("const", None)
+
+    def e_true(self):
+        return ("const", True)
+
+    def e_false(self):
+        return ("const", False)
+
+    def e_list(self, *items):
+        es = [self.expr(i) for i in items if i is not None]
+        if all(e[0] == "const" for e in es):
+            return ("const", [e[1] for e in es])
+        return ("list", es)
+
+    def e_name(self, tok):
+        n = str(tok)
+        sym = self.sym
+        if n in self.scope or n == "it":
+            return ("var", n)
+        if n in sym.variables:
+            return ("global", n)
+        if n in sym.players or n in sym.locations or n in sym.pools:
+            return ("const", n)
+        if n in sym.kinds:
+            return ("const", list(sym.kinds[n]))
+        if n == "players":
+            return ("const", list(sym.players))
+        if n in sym.zones:
+            if sym.zones[n]:
+                self.error(tok, "E313", f"'{n}' belongs to each player", f"write `{n} of PLAYER`")
+            return ("const", n)
+        if n in sym.tracks:
+            return ("track", n)
+        if n in sym.counters or n in sym.effects:
+            self.error(tok, "E314", f"'{n}' needs an owner", f"write `{n} of PLAYER`")
+            return ("const", None)
+        self.error(tok, "E315", f"unknown name '{n}'",
+                   did_you_mean(n, sym.all_names() | self.scope) or "")
+        return ("const", None)
+
+    def e_prop(self, name, sub):
+        n = str(name)
+        target = self.expr(sub)
+        sym = self.sym
+        if n in sym.counters:
+            return ("counter", n, target)
+        if n in sym.zones:
+            return ("zone", n, target)
+        if n in sym.effects:
+            return ("effect", n, target)
+        if n == "location":
+            return ("token", target)
+        if n == "opponent":
+            return ("opponent", target)
+        if n == "leader":
+            return ("leader", None, target)
+        if n in sym.attributes:
+            return ("attr", n, target)
+        self.error(name, "E316", f"unknown property '{n}'",
+                   did_you_mean(n, sym.attributes | sym.counters | sym.zones.keys()
+                                | sym.effects | BUILTIN_PROPS))
+        return ("const", None)
+
+    def e_support_of(self, pool, who, where):
+        p = self._pool(pool)
+        return ("support_of", p, self.expr(who), self.expr(where)) if p else ("const", 0)
+
+    def e_support_at(self, pool, where):
+        p = self._pool(pool)
+        return ("support_at", p, self.expr(where)) if p else ("const", 0)
+
+    def e_call(self, name, *args):
+        n = str(name)
+        es = [self.expr(a) for a in args if a is not None]
+        if n == "cards":
+            if len(es) != 1:
+                self.error(name, "E317", "cards(ZONE) takes one zone")
+                return ("const", [])
+            return ("cards", es[0])
+        if n in self.sym.functions:
+            params = self.sym.functions[n]
+            if len(params) != len(es):
+                self.error(name, "E317", f"{n}() takes {len(params)} argument(s), not {len(es)}")
+            self.c.calls.append((self.owner, "fn " + n, self.where(name)))
+            return ("fn", n, es)
+        if n not in ARITY:
+            self.error(name, "E318", f"unknown function '{n}'", did_you_mean(n, ARITY))
+            return ("const", None)
+        if ARITY[n] is not None and ARITY[n] != len(es):
+            self.error(name, "E317", f"{n}() takes {ARITY[n]} argument(s), not {len(es)}")
+        return ("call", n, es)
+
+    def e_compare(self, a, op, b):
+        return ("cmp", " ".join(str(t) for t in op.children), self.expr(a), self.expr(b))
+
+    def e_arith(self, a, op, b):
+        return ("arith", str(op.children[0]), self.expr(a), self.expr(b))
+
+    def e_and_(self, a, b):
+        return ("and", self.expr(a), self.expr(b))
+
+    def e_or_(self, a, b):
+        return ("or", self.expr(a), self.expr(b))
+
+    def e_not_(self, a):
+        return ("not", self.expr(a))
+
+    def e_neg(self, a):
+        return ("neg", self.expr(a))
+
+    def e_where(self, src, cond):
+        return ("where", self.expr(src), self.expr(cond))
+
+    # ---- text templates --------------------------------------------------
+    def fmt(self, tok) -> tuple:
+        """A quoted string; `{expr}` parts are evaluated when the text is shown."""
+        text = _unquote(tok)
+        parts: list[Any] = []
+        pos = 0
+        for m in re.finditer(r"\{([^{}]*)\}", text):
+            if m.start() > pos:
+                parts.append(text[pos:m.start()])
+            try:
+                tree = parse(m.group(1), self.where(tok), start="expr")
+                parts.append(self.expr(tree))
+            except DslSyntaxError as e:
+                self.c.report.error(self.where(tok), "E204",
+                                    f"bad expression in text: {{{m.group(1)}}}", e.hint)
+            pos = m.end()
+        if pos < len(text):
+            parts.append(text[pos:])
+        if all(isinstance(p, str) for p in parts):
+            return ("const", "".join(parts))
+        return ("fmt", parts)
+
+
+def _unquote(tok) -> str:
+    s = str(tok)
+    return s[1:-1].replace('\\"', '"') if s.startswith('"') else s

@@ -1,0 +1,308 @@
+"""Loads a content pack folder and compiles it into an interpreter Program.
+
+Pipeline: YAML (positions kept) -> schema models -> effect text parsed and
+compiled -> effect graph checks -> Program.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..interpreter.program import PoolSpec, ProcedureSpec, Program, ZoneSpec
+from ..schemas.content import Board, Card, CardList, PackManifest, RulesFile
+from .compiler import Compiler, Symbols
+from .diagnostics import ContentError, Report, Source
+from .graph import check_graph
+from .yamlsource import YamlFile, read_yaml, validate
+
+BUILTIN_PACKS = Path(__file__).resolve().parent.parent / "content"
+
+
+def builtin_pack(name: str = "1960") -> Path:
+    return BUILTIN_PACKS / name
+
+
+@dataclass
+class PackStats:
+    cards: int = 0
+    cards_with_events: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+    without_event: list[int] = field(default_factory=list)
+    procedures: int = 0
+
+
+@dataclass
+class Loaded:
+    program: Program | None
+    report: Report
+    stats: PackStats
+
+
+def load_pack(path: Path | str | None = None, options: dict[str, bool] | None = None) -> Program:
+    """Compile a pack; raise ContentError listing every problem if it has errors."""
+    loaded = check_pack(path, options)
+    if loaded.program is None:
+        raise ContentError(loaded.report)
+    return loaded.program
+
+
+def check_pack(path: Path | str | None = None, options: dict[str, bool] | None = None) -> Loaded:
+    root = Path(path) if path is not None else builtin_pack()
+    report = Report()
+    stats = PackStats()
+    program = _Loader(root, report, stats, options or {}).load()
+    if report.errors:
+        program = None
+    return Loaded(program, report, stats)
+
+
+class _Loader:
+    def __init__(self, root: Path, report: Report, stats: PackStats, options: dict) -> None:
+        self.root = root
+        self.report = report
+        self.stats = stats
+        self.option_values = options
+        self.functions: list = []
+
+    def display(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(Path.cwd()))
+        except ValueError:
+            return str(path)
+
+    def read(self, path: Path) -> YamlFile | None:
+        return read_yaml(path, self.display(path), self.report)
+
+    # ---- the whole pack --------------------------------------------------
+    def load(self) -> Program | None:
+        manifest_file = self.read(self.root / "pack.yaml")
+        if manifest_file is None:
+            return None
+        manifest = validate(PackManifest, manifest_file, self.report)
+        if manifest is None:
+            return None
+        options = {k: v.default for k, v in manifest.options.items()}
+        for k, v in self.option_values.items():
+            if k not in options:
+                self.report.error(Source(manifest_file.display), "E105",
+                                  f"unknown option '{k}'", f"options: {', '.join(options)}")
+            options[k] = v
+        board = self.load_board(manifest)
+        cards = self.load_cards(manifest, options)
+        rules = self.load_rules(manifest)
+        if board is None or self.report.errors:
+            return None
+        return self.compile(manifest, board, cards, rules, options)
+
+    def load_board(self, manifest: PackManifest) -> Board | None:
+        f = self.read(self.root / manifest.board)
+        if f is None:
+            return None
+        board = validate(Board, f, self.report)
+        self.board_file = f
+        return board
+
+    def load_cards(self, manifest: PackManifest, options: dict) -> list[tuple[Card, YamlFile, Any]]:
+        out = []
+        for entry in manifest.cards:
+            target = self.root / entry
+            files = sorted(target.glob("*.yaml")) if target.is_dir() else [target]
+            for path in files:
+                f = self.read(path)
+                if f is None:
+                    continue
+                if isinstance(f.data, dict) and "cards" in f.data:
+                    listing = validate(CardList, f, self.report)
+                    if listing:
+                        for i, card in enumerate(listing.cards):
+                            out.append((card, f, f.data["cards"][i]))
+                else:
+                    card = validate(Card, f, self.report)
+                    if card:
+                        out.append((card, f, f.data))
+        kept = []
+        seen: dict[int, str] = {}
+        for card, f, node in out:
+            if card.option and not options.get(card.option, False):
+                continue
+            if card.number in seen:
+                self.report.error(f.key_source("number"), "E106",
+                                  f"card number {card.number} is used twice",
+                                  f"also in {seen[card.number]}")
+                continue
+            seen[card.number] = f.display
+            kept.append((card, f, node))
+        return kept
+
+    def load_rules(self, manifest: PackManifest) -> list[tuple[str, Any, YamlFile, Any]]:
+        out = []
+        for path in sorted((self.root / manifest.rules).glob("*.yaml")):
+            f = self.read(path)
+            if f is None:
+                continue
+            rules = validate(RulesFile, f, self.report)
+            if rules is None:
+                continue
+            for name, proc in rules.procedures.items():
+                out.append((name, proc, f, f.data["procedures"][name]))
+            for name, fn in rules.functions.items():
+                self.functions.append((name, fn, f, f.data["functions"][name]))
+        return out
+
+    # ---- symbols and compilation ----------------------------------------
+    def compile(self, manifest, board, cards, rules, options) -> Program | None:
+        locations: dict[str, dict[str, Any]] = {}
+        kinds: dict[str, list[str]] = {}
+        for kind, items in board.locations.items():
+            kinds[kind] = []
+            for loc in items:
+                attrs = dict(loc.model_extra or {})
+                attrs.update({"kind": kind, "name": loc.name or loc.id, "id": loc.id})
+                locations[loc.id] = attrs
+                kinds[kind].append(loc.id)
+        card_table: dict[int, dict[str, Any]] = {}
+        for card, _, _ in cards:
+            attrs = dict(card.model_extra or {})
+            attrs.update({"number": card.number, "title": card.title, "kind": card.kind})
+            card_table[card.number] = attrs
+        attributes = set()
+        for table in (locations, card_table):
+            for attrs in table.values():
+                attributes.update(attrs)
+        symbols = Symbols(
+            players=manifest.players,
+            counters=set(manifest.counters),
+            variables={**manifest.variables, **{f"option_{k}": v for k, v in options.items()}},
+            pools={n: p.kind for n, p in manifest.pools.items()},
+            locations=locations,
+            kinds=kinds,
+            zones={n: z.per_player for n, z in manifest.zones.items()},
+            tracks=set(manifest.tracks),
+            effects=set(manifest.effects),
+            attributes=attributes,
+            procedures={name: list(proc.params) for name, proc, _, _ in rules},
+            functions={name: list(fn.params) for name, fn, _, _ in self.functions},
+        )
+        comp = Compiler(symbols, self.report)
+        functions = {}
+        for name, fn, f, node in self.functions:
+            expr = comp.compile_expression(fn.expr, f.text_source(node, "expr"), "fn " + name,
+                                           fn.params)
+            if expr is not None:
+                functions[name] = (list(fn.params), expr)
+        procedures: dict[str, ProcedureSpec] = {}
+        for name, proc, f, node in rules:
+            src = f.text_source(node, "body")
+            block = comp.compile_text(proc.body, src, name, proc.params)
+            if block is not None:
+                procedures[name] = ProcedureSpec(block, list(proc.params), str(src))
+        events: dict[int, int] = {}
+        self.stats.cards = len(cards)
+        for card, f, node in cards:
+            self.stats.kinds[card.kind] = self.stats.kinds.get(card.kind, 0) + 1
+            if not card.event:
+                if card.kind == "campaign":
+                    self.stats.without_event.append(card.number)
+                continue
+            src = f.text_source(node, "event")
+            block = comp.compile_text(card.event, src, f"card {card.number}",
+                                      ["player", "opponent", "card"])
+            if block is not None:
+                events[card.number] = block
+                self.stats.cards_with_events += 1
+        self.stats.procedures = len(procedures)
+        if manifest.entry not in procedures and not self.report.errors:
+            self.report.error(Source(self.display(self.root / "pack.yaml")), "E107",
+                              f"the entry procedure '{manifest.entry}' is not defined")
+        check_graph(comp, manifest.entry, self.report)
+        if self.report.errors:
+            return None
+        program = self.program(manifest, board, locations, kinds, card_table, comp,
+                               procedures, events, options)
+        program.functions = functions
+        return program
+
+    def program(self, manifest, board, locations, kinds, card_table, comp, procedures,
+                events, options) -> Program:
+        travel_area: dict[str, str] = {}
+        travel_cost: dict[str, dict[str, int]] = {}
+        if board.travel is not None:
+            import networkx as nx
+
+            g = nx.Graph()
+            g.add_edges_from(board.travel.links)
+            for loc in kinds.get(board.travel.kind, []):
+                travel_area[loc] = locations[loc].get(board.travel.area)
+            travel_cost = {a: dict(d) for a, d in nx.all_pairs_shortest_path_length(g)}
+        zones = {
+            n: ZoneSpec(z.per_player, z.hidden, z.ordered_secret, z.refill_from)
+            for n, z in manifest.zones.items()
+        }
+        return Program(
+            name=manifest.name,
+            players=list(manifest.players),
+            counters=list(manifest.counters),
+            variables={**manifest.variables, **{f"option_{k}": v for k, v in options.items()}},
+            pools={n: PoolSpec(p.kind, p.pieces) for n, p in manifest.pools.items()},
+            locations=locations,
+            kinds=kinds,
+            travel_area=travel_area,
+            travel_cost=travel_cost,
+            zones=zones,
+            tracks={n: list(v) for n, v in manifest.tracks.items()},
+            cards=card_table,
+            events=events,
+            procedures=procedures,
+            blocks=comp.blocks,
+            positions=comp.positions,
+            effects=dict(manifest.effects),
+            entry=manifest.entry,
+            initial=self.initial(manifest, board, locations, card_table),
+            options=options,
+        )
+
+    def initial(self, manifest, board, locations, card_table) -> dict[str, Any]:
+        players = manifest.players
+        counters = {n: {p: c.start for p in players} for n, c in manifest.counters.items()}
+        pools: dict[str, dict[str, list]] = {n: {} for n in manifest.pools}
+        default_pool = {}
+        for n, p in manifest.pools.items():
+            default_pool.setdefault(p.kind, n)
+        for kind, items in board.locations.items():
+            for loc in items:
+                if loc.support is not None and kind in default_pool:
+                    pool = default_pool[kind]
+                    pools[pool][loc.id] = [loc.support.owner, loc.support.count]
+                    pieces = manifest.pools[pool].pieces
+                    if pieces:
+                        counters[pieces][loc.support.owner] -= loc.support.count
+        bag = {p: 0 for p in players}
+        if manifest.bag is not None:
+            for p, n in manifest.bag.start.items():
+                bag[p] = n
+                counters[manifest.bag.pieces][p] -= n
+        zones: dict[str, list[int]] = {}
+        for n, z in manifest.zones.items():
+            keys = [f"{n}:{p}" for p in players] if z.per_player else [n]
+            for key in keys:
+                zones[key] = []
+            if z.start:
+                for number in sorted(card_table):
+                    info = card_table[number]
+                    if info["kind"] != z.start:
+                        continue
+                    owner = info.get("owner")
+                    key = f"{n}:{owner}" if z.per_player else n
+                    if key in zones:
+                        zones[key].append(number)
+        return {
+            "counters": counters,
+            "pools": pools,
+            "tokens": dict(board.tokens),
+            "bag": bag,
+            "zones": zones,
+            "bag_pieces": manifest.bag.pieces if manifest.bag else None,
+            "signed": sorted(n for n, c in manifest.counters.items() if c.signed),
+        }

@@ -1,0 +1,178 @@
+"""Functions callable from expressions. Each takes the machine first.
+
+Only `draw_cube` touches chance; every other function only reads the state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import RuleError
+
+
+def _count(m, items) -> int:
+    return len(items) if items is not None else 0
+
+
+def _total(m, items) -> int:
+    return sum(items or [])
+
+
+def _extreme(pick):
+    def f(m, *args):
+        values = args[0] if len(args) == 1 and isinstance(args[0], list) else args
+        values = [v for v in values if v is not None]
+        return pick(values) if values else 0
+
+    return f
+
+
+def _travel(m, a, b) -> int:
+    p = m.p
+    return p.travel_cost[p.travel_area[a]][p.travel_area[b]]
+
+
+def _position(m, item, track) -> int:
+    return track.index(item) + 1 if item in track else 0
+
+
+def _bag_size(m) -> int:
+    return sum(m.s.bag.values())
+
+
+def _draw_cube(m) -> str | None:
+    """Draw one cube; it goes to its owner's supply at once. None if the bag is empty."""
+    return m.draw_cube()
+
+
+def _prevented(m, card) -> bool:
+    return card in m.s.prevented
+
+
+def _face(m, card) -> str:
+    return m.s.faces.get(str(card), "front")
+
+
+def _support_total(m, pool, who) -> int:
+    return sum(c for o, c in m.s.pools[pool].values() if o == who)
+
+
+def _held(m, pool, who) -> list[str]:
+    """Locations of a pool where `who` has support, in board order."""
+    held = m.s.pools[pool]
+    kind = m.p.pools[pool].kind
+    return [loc for loc in m.p.kinds[kind] if loc in held and held[loc][0] == who]
+
+
+def _empty(m, pool) -> list[str]:
+    held = m.s.pools[pool]
+    return [loc for loc in m.p.kinds[m.p.pools[pool].kind] if loc not in held]
+
+
+def _pieces(m, who) -> int:
+    return m.s.bag.get(who, 0)
+
+
+def _unique(m, items) -> list:
+    out: list[Any] = []
+    for i in items:
+        if i not in out:
+            out.append(i)
+    return out
+
+
+def _first(m, items):
+    return items[0] if items else None
+
+
+def _range(m, a, b) -> list[int]:
+    return list(range(a, b + 1))
+
+
+def _zone_size(m, zone) -> int:
+    return len(m.s.zones[zone])
+
+
+def _is_card(m, value) -> bool:
+    return isinstance(value, int) and value in m.p.cards
+
+
+def _tally(m, items, item) -> int:
+    return items.count(item) if items else 0
+
+
+def _at(m, items, index):
+    return items[index - 1] if items and 1 <= index <= len(items) else None
+
+
+def _last(m, items):
+    return items[-1] if items else None
+
+
+def _owner(m, pool, where):
+    held = m.s.pools[pool].get(where)
+    return held[0] if held else None
+
+
+def _support(m, pool, where) -> int:
+    held = m.s.pools[pool].get(where)
+    return held[1] if held else 0
+
+
+def _support_of(m, pool, who, where) -> int:
+    held = m.s.pools[pool].get(where)
+    return held[1] if held and held[0] == who else 0
+
+
+def _sum_of(m, items, name) -> int:
+    """Sum one property over a list of cards or places (missing values count 0)."""
+    total = 0
+    cards, places = m.p.cards, m.p.locations
+    for item in items or []:
+        table = cards if isinstance(item, int) else places
+        total += table[item].get(name) or 0
+    return total
+
+
+def _fail(m, message):
+    raise RuleError(str(message))
+
+
+BUILTINS = {
+    "count": _count,
+    "total": _total,
+    "min": _extreme(min),
+    "max": _extreme(max),
+    "travel": _travel,
+    "position": _position,
+    "bag_size": _bag_size,
+    "bag_cubes": _pieces,
+    "draw_cube": _draw_cube,
+    "prevented": _prevented,
+    "face": _face,
+    "support_total": _support_total,
+    "held": _held,
+    "empty": _empty,
+    "unique": _unique,
+    "first": _first,
+    "range": _range,
+    "zone_size": _zone_size,
+    "is_card": _is_card,
+    "tally": _tally,
+    "at": _at,
+    "last": _last,
+    "owner": _owner,
+    "support": _support,
+    "support_of": _support_of,
+    "sum_of": _sum_of,
+    "fail": _fail,
+}
+
+# How many arguments each builtin takes (None: any number); checked by the compiler.
+ARITY = {
+    "count": 1, "total": 1, "min": None, "max": None, "travel": 2, "position": 2,
+    "bag_size": 0, "bag_cubes": 1, "draw_cube": 0, "prevented": 1, "face": 1,
+    "support_total": 2, "held": 2, "empty": 1, "unique": 1, "first": 1, "range": 2,
+    "zone_size": 1, "is_card": 1, "fail": 1, "tally": 2, "at": 2, "last": 1, "owner": 2,
+    "support": 2, "support_of": 3, "sum_of": 2,
+}

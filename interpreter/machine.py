@@ -1,0 +1,291 @@
+"""The machine that runs a compiled rules program against a game state.
+
+The program is a set of blocks of instructions. The machine keeps an explicit
+stack of frames in the state (never the Python stack), so it can pause at any
+decision, be saved to JSON, and resume later exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import rng
+from .errors import RuleError
+from .expressions import build
+from .program import Program
+from .state import Frame, GameState
+
+MAX_STACK = 200
+MAX_STEPS_PER_ACTION = 2_000_000
+
+
+class Machine:
+    def __init__(self, program: Program, state: GameState, ops: list[list[Any]]) -> None:
+        self.p = program
+        self.s = state
+        self.ops = ops
+        players = program.players
+        self.opponents = {a: b for a, b in zip(players, players[1:] + players[:1], strict=True)}
+        self.pieces = program.initial.get("bag_pieces")
+        self.signed = set(program.initial.get("signed", ()))
+        self.functions = functions_for(program)
+
+    # ---- running -------------------------------------------------------
+    def run(self) -> None:
+        """Execute until a decision is pending or the program ends."""
+        s = self.s
+        stack = s.stack
+        ops = self.ops
+        budget = MAX_STEPS_PER_ACTION
+        while s.pending is None and stack:
+            f = stack[-1]
+            block = ops[f.block]
+            if f.pc >= len(block):
+                self._end_block(f)
+                continue
+            op = block[f.pc]
+            f.pc += 1
+            budget -= 1
+            if budget <= 0:
+                raise RuleError("the rules ran too long without asking for a decision")
+            try:
+                op.run(self, f)
+            except RuleError as e:
+                if not e.where:
+                    raise RuleError(str(e), self.p.positions[f.block][f.pc - 1]) from None
+                raise
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+                where = self.p.positions[f.block][f.pc - 1]
+                raise RuleError(f"{type(e).__name__}: {e}", where) from None
+        s.steps += 1
+
+    def _end_block(self, f: Frame) -> None:
+        if f.items is not None:
+            f.index += 1
+            if f.index < len(f.items):
+                f.env[f.var] = f.items[f.index]
+                f.pc = 0
+                return
+        elif f.cond is not None:
+            block, pc = f.cond
+            if self.ops[block][pc].cond(self, f.env):
+                f.index += 1
+                if f.index >= f.bound:
+                    raise RuleError("a while loop ran past its bound", self.p.positions[block][pc])
+                f.pc = 0
+                return
+        elif f.bound:
+            f.index += 1
+            if f.index < f.bound:
+                f.pc = 0
+                return
+        self.s.stack.pop()
+
+    def push(self, block: int, env: dict, call: bool = False) -> Frame:
+        if len(self.s.stack) >= MAX_STACK:
+            raise RuleError("the rules nested too deeply")
+        f = Frame(block, env, call)
+        self.s.stack.append(f)
+        return f
+
+    def stop(self) -> None:
+        """Leave the current procedure."""
+        stack = self.s.stack
+        while stack:
+            f = stack.pop()
+            if f.call:
+                return
+
+    # ---- decisions -----------------------------------------------------
+    def decide(self, player: str, prompt: str, options: list[tuple[str, Any]]) -> None:
+        """Pause for `player` to pick one of (label, payload) options."""
+        labels: list[str] = []
+        seen: dict[str, int] = {}
+        for label, _ in options:
+            n = seen.get(label, 0) + 1
+            seen[label] = n
+            labels.append(label if n == 1 else f"{label} ({n})")
+        self.s.pending = {
+            "player": player,
+            "prompt": prompt,
+            "options": labels,
+            "payloads": [p for _, p in options],
+        }
+
+    def resolve(self, index: int) -> None:
+        """Carry out option `index` of the pending decision (already validated)."""
+        s = self.s
+        pending = s.pending
+        assert pending is not None
+        s.pending = None
+        label = pending["options"][index]
+        s.history.append(label)
+        self.apply_payload(pending["payloads"][index])
+
+    def apply_payload(self, payload: list) -> None:
+        f = self.s.stack[-1]
+        kind = payload[0]
+        if kind == "bind":
+            f.env[payload[1]] = payload[2]
+        else:  # ["branch", block, var, value]
+            _, block, var, value = payload
+            if var is not None:
+                f.env[var] = value
+            self.push(block, f.env)
+
+    # ---- chance --------------------------------------------------------
+    def random_below(self, n: int) -> int:
+        self.s.rng, value = rng.below(self.s.rng, n)
+        return value
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.random_below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def draw_cube(self) -> str | None:
+        s = self.s
+        bag = s.bag
+        if s.forced_cubes:
+            colour = s.forced_cubes.pop(0)
+            if bag.get(colour, 0) <= 0:
+                raise RuleError(f"forced draw of a {colour} cube, but the bag holds none")
+        else:
+            total = sum(bag.values())
+            if total == 0:
+                return None
+            r = self.random_below(total)
+            for colour in self.p.players:
+                r -= bag.get(colour, 0)
+                if r < 0:
+                    break
+        bag[colour] -= 1
+        if self.pieces:
+            s.counters[self.pieces][colour] += 1
+        return colour
+
+    # ---- support -------------------------------------------------------
+    def place(self, pool: str, who: str, where: str, n: int) -> None:
+        """Gain n exclusive support: opposing pieces are removed first, one for one."""
+        if n <= 0:
+            return
+        held = self.s.pools[pool]
+        pieces = self.p.pools[pool].pieces
+        counters = self.s.counters
+        here = held.get(where)
+        if here is not None and here[0] != who:
+            k = min(n, here[1])
+            here[1] -= k
+            n -= k
+            if pieces:
+                counters[pieces][here[0]] += k
+            if here[1] == 0:
+                del held[where]
+                here = None
+        if n > 0:
+            if pieces:
+                counters[pieces][who] -= n
+            if here is None:
+                held[where] = [who, n]
+            else:
+                here[1] += n
+
+    def remove(self, pool: str, who: str, where: str, n: int) -> int:
+        """Lose up to n support; never more than is there. Returns how many went."""
+        held = self.s.pools[pool]
+        here = held.get(where)
+        if here is None or here[0] != who or n <= 0:
+            return 0
+        k = min(n, here[1])
+        here[1] -= k
+        pieces = self.p.pools[pool].pieces
+        if pieces:
+            self.s.counters[pieces][who] += k
+        if here[1] == 0:
+            del held[where]
+        return k
+
+    # ---- cards ---------------------------------------------------------
+    def zone_of(self, card: int) -> str | None:
+        for name, cards in self.s.zones.items():
+            if card in cards:
+                return name
+        return None
+
+    def transfer(self, card: int, zone: str) -> None:
+        source = self.zone_of(card)
+        if source is not None:
+            self.s.zones[source].remove(card)
+        self.s.zones[zone].append(card)
+
+    def deal(self, n: int, source: str, target: str) -> int:
+        zones = self.s.zones
+        dealt = 0
+        for _ in range(n):
+            if self.s.forced_cards:
+                card = self.s.forced_cards.pop(0)
+                where = self.zone_of(card)
+                if where is None:
+                    raise RuleError(f"forced card {card} is in no zone")
+                zones[where].remove(card)
+                zones[target].append(card)
+                dealt += 1
+                continue
+            if not zones[source]:
+                self.refill(source)
+                if not zones[source]:
+                    break
+            zones[target].append(zones[source].pop())
+            dealt += 1
+        return dealt
+
+    def refill(self, zone: str) -> None:
+        spec = self.p.zones.get(zone.split(":")[0])
+        if spec is None or spec.refill_from is None:
+            return
+        zones = self.s.zones
+        zones[zone].extend(zones[spec.refill_from])
+        zones[spec.refill_from].clear()
+        self.shuffle(zones[zone])
+        self.s.log.append(f"  ({spec.refill_from} shuffled into {zone})")
+
+    # ---- presentation --------------------------------------------------
+    def show(self, value: Any) -> str:
+        if value is None:
+            return "nobody"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, list):
+            return ", ".join(self.show(v) for v in value) if value else "none"
+        return str(value)
+
+    def card_name(self, card: int) -> str:
+        info = self.p.cards.get(card)
+        return f"{info['title']} ({card})" if info else str(card)
+
+
+_FUNCTIONS: dict[int, dict] = {}
+
+
+def functions_for(program: Program) -> dict:
+    key = id(program)
+    if key not in _FUNCTIONS:
+        _FUNCTIONS[key] = {
+            name: (params, build(body)) for name, (params, body) in program.functions.items()
+        }
+    return _FUNCTIONS[key]
+
+
+def where_of(m: Machine, f: Frame) -> str:
+    return m.p.positions[f.block][f.pc - 1]
+
+
+def build_ops(program: Program) -> list[list[Any]]:
+    from .ops import make_op
+
+    return [[make_op(ins) for ins in block] for block in program.blocks]
+
+
+__all__ = ["Machine", "build", "build_ops"]

@@ -1,0 +1,484 @@
+"""The instruction set. Each instruction tuple from a Program becomes one of
+these small objects; `run(machine, frame)` carries it out.
+
+Control-flow instructions push frames; decisions set `state.pending` and the
+machine stops until a player answers.
+"""
+
+from __future__ import annotations
+
+from .errors import RuleError
+from .expressions import build
+
+
+class Op:
+    __slots__ = ()
+
+    def run(self, m, f) -> None:  # pragma: no cover - every op overrides
+        raise NotImplementedError
+
+
+class Let(Op):
+    __slots__ = ("name", "e")
+
+    def __init__(self, name, e):
+        self.name, self.e = name, build(e)
+
+    def run(self, m, f):
+        f.env[self.name] = self.e(m, f.env)
+
+
+class SetGlobal(Op):
+    __slots__ = ("name", "e")
+
+    def __init__(self, name, e):
+        self.name, self.e = name, build(e)
+
+    def run(self, m, f):
+        m.s.vars[self.name] = self.e(m, f.env)
+
+
+class Call(Op):
+    __slots__ = ("proc", "args")
+
+    def __init__(self, proc, args):
+        self.proc = proc
+        self.args = [(name, build(e)) for name, e in args]
+
+    def run(self, m, f):
+        env = {name: e(m, f.env) for name, e in self.args}
+        m.push(m.p.procedures[self.proc].block, env, call=True)
+
+
+class Stop(Op):
+    __slots__ = ()
+
+    def run(self, m, f):
+        m.stop()
+
+
+class Say(Op):
+    __slots__ = ("e",)
+
+    def __init__(self, e):
+        self.e = build(e)
+
+    def run(self, m, f):
+        m.s.log.append(self.e(m, f.env))
+
+
+class Record(Op):
+    """Write a result entry; with an owner, entries group under the key by player."""
+
+    __slots__ = ("key", "owner", "e")
+
+    def __init__(self, key, owner, e):
+        self.key, self.e = key, build(e)
+        self.owner = build(owner) if owner is not None else None
+
+    def run(self, m, f):
+        if m.s.result is None:
+            m.s.result = {}
+        value = self.e(m, f.env)
+        if self.owner is None:
+            m.s.result[self.key] = value
+        else:
+            m.s.result.setdefault(self.key, {})[self.owner(m, f.env)] = value
+
+
+class Finish(Op):
+    __slots__ = ()
+
+    def run(self, m, f):
+        m.s.stack.clear()
+        if m.s.result is None:
+            m.s.result = {}
+
+
+class Gain(Op):
+    __slots__ = ("who", "n", "counter")
+
+    def __init__(self, who, n, counter):
+        self.who, self.n, self.counter = build(who), build(n), counter
+
+    def run(self, m, f):
+        n = self.n(m, f.env)
+        if n > 0:
+            m.s.counters[self.counter][self.who(m, f.env)] += n
+
+
+class Lose(Op):
+    """Lose up to n of a counter; a counter never goes below zero."""
+
+    __slots__ = ("who", "n", "counter")
+
+    def __init__(self, who, n, counter):
+        self.who, self.n, self.counter = build(who), build(n), counter
+
+    def run(self, m, f):
+        table = m.s.counters[self.counter]
+        who = self.who(m, f.env)
+        left = table[who] - max(0, self.n(m, f.env))
+        table[who] = left if self.counter in m.signed else max(0, left)
+
+
+class Pay(Op):
+    """Spend exactly n of a counter; the rules must only offer what can be paid."""
+
+    __slots__ = ("who", "n", "counter")
+
+    def __init__(self, who, n, counter):
+        self.who, self.n, self.counter = build(who), build(n), counter
+
+    def run(self, m, f):
+        table = m.s.counters[self.counter]
+        who, n = self.who(m, f.env), self.n(m, f.env)
+        if table[who] < n:
+            raise RuleError(f"{who} cannot pay {n} {self.counter} (has {table[who]})")
+        table[who] -= n
+
+
+class Place(Op):
+    __slots__ = ("n", "pool", "who", "loc")
+
+    def __init__(self, n, pool, who, loc):
+        self.n, self.pool, self.who, self.loc = build(n), build(pool), build(who), build(loc)
+
+    def run(self, m, f):
+        env = f.env
+        m.place(self.pool(m, env), self.who(m, env), self.loc(m, env), self.n(m, env))
+
+
+class Remove(Op):
+    __slots__ = ("n", "pool", "who", "loc")
+
+    def __init__(self, n, pool, who, loc):
+        self.n, self.pool, self.who, self.loc = build(n), build(pool), build(who), build(loc)
+
+    def run(self, m, f):
+        env = f.env
+        m.remove(self.pool(m, env), self.who(m, env), self.loc(m, env), self.n(m, env))
+
+
+class BagPut(Op):
+    __slots__ = ("n", "who")
+
+    def __init__(self, n, who):
+        self.n, self.who = build(n), build(who)
+
+    def run(self, m, f):
+        n, who = self.n(m, f.env), self.who(m, f.env)
+        if n <= 0:
+            return
+        m.s.bag[who] = m.s.bag.get(who, 0) + n
+        if m.pieces:
+            m.s.counters[m.pieces][who] -= n
+
+
+class BagEmpty(Op):
+    __slots__ = ()
+
+    def run(self, m, f):
+        for who, n in m.s.bag.items():
+            if m.pieces:
+                m.s.counters[m.pieces][who] += n
+            m.s.bag[who] = 0
+
+
+class MoveToken(Op):
+    __slots__ = ("who", "loc")
+
+    def __init__(self, who, loc):
+        self.who, self.loc = build(who), build(loc)
+
+    def run(self, m, f):
+        m.s.tokens[self.who(m, f.env)] = self.loc(m, f.env)
+
+
+class Transfer(Op):
+    __slots__ = ("card", "zone")
+
+    def __init__(self, card, zone):
+        self.card, self.zone = build(card), build(zone)
+
+    def run(self, m, f):
+        cards = self.card(m, f.env)
+        zone = self.zone(m, f.env)
+        for c in cards if isinstance(cards, list) else [cards]:
+            m.transfer(c, zone)
+
+
+class Deal(Op):
+    __slots__ = ("n", "source", "target")
+
+    def __init__(self, n, source, target):
+        self.n, self.source, self.target = build(n), build(source), build(target)
+
+    def run(self, m, f):
+        m.deal(self.n(m, f.env), self.source(m, f.env), self.target(m, f.env))
+
+
+class Shuffle(Op):
+    __slots__ = ("zone",)
+
+    def __init__(self, zone):
+        self.zone = build(zone)
+
+    def run(self, m, f):
+        m.shuffle(m.s.zones[self.zone(m, f.env)])
+
+
+class TrackMove(Op):
+    """Move an item towards the front (up, negative delta) or back of a track."""
+
+    __slots__ = ("item", "delta", "track")
+
+    def __init__(self, item, delta, track):
+        self.item, self.delta, self.track = build(item), build(delta), track
+
+    def run(self, m, f):
+        items = m.s.tracks[self.track]
+        item = self.item(m, f.env)
+        i = items.index(item)
+        j = max(0, min(len(items) - 1, i + self.delta(m, f.env)))
+        items.pop(i)
+        items.insert(j, item)
+
+
+class TrackSwap(Op):
+    __slots__ = ("a", "b", "track")
+
+    def __init__(self, a, b, track):
+        self.a, self.b, self.track = build(a), build(b), track
+
+    def run(self, m, f):
+        items = m.s.tracks[self.track]
+        i, j = items.index(self.a(m, f.env)), items.index(self.b(m, f.env))
+        items[i], items[j] = items[j], items[i]
+
+
+class TrackPlace(Op):
+    """Put an item at a 1-based position, shifting the others."""
+
+    __slots__ = ("item", "pos", "track")
+
+    def __init__(self, item, pos, track):
+        self.item, self.pos, self.track = build(item), build(pos), track
+
+    def run(self, m, f):
+        items = m.s.tracks[self.track]
+        item = self.item(m, f.env)
+        if item in items:
+            items.remove(item)
+        pos = max(1, min(len(items) + 1, self.pos(m, f.env)))
+        items.insert(pos - 1, item)
+
+
+class Effect(Op):
+    __slots__ = ("who", "name", "value", "duration")
+
+    def __init__(self, who, name, value, duration):
+        self.who, self.name, self.duration = build(who), name, duration
+        self.value = build(value) if value is not None else None
+
+    def run(self, m, f):
+        value = self.value(m, f.env) if self.value is not None else 1
+        m.s.effects.append([self.name, self.who(m, f.env), value, self.duration])
+
+
+class Expire(Op):
+    __slots__ = ("duration",)
+
+    def __init__(self, duration):
+        self.duration = duration
+
+    def run(self, m, f):
+        m.s.effects = [e for e in m.s.effects if e[3] != self.duration]
+        m.s.revealed.clear()
+
+
+class Event(Op):
+    __slots__ = ("card", "who")
+
+    def __init__(self, card, who):
+        self.card, self.who = build(card), build(who)
+
+    def run(self, m, f):
+        card, who = self.card(m, f.env), self.who(m, f.env)
+        block = m.p.events.get(card)
+        if block is None:
+            m.s.log.append(f"  ({m.card_name(card)} has no event written yet)")
+            return
+        m.push(block, {"player": who, "opponent": m.opponents[who], "card": card}, call=True)
+
+
+class Flip(Op):
+    __slots__ = ("card", "face")
+
+    def __init__(self, card, face):
+        self.card, self.face = build(card), face
+
+    def run(self, m, f):
+        m.s.faces[str(self.card(m, f.env))] = self.face
+
+
+class Reveal(Op):
+    __slots__ = ("zone", "who")
+
+    def __init__(self, zone, who):
+        self.zone, self.who = build(zone), build(who)
+
+    def run(self, m, f):
+        seen = m.s.revealed.setdefault(self.zone(m, f.env), [])
+        who = self.who(m, f.env)
+        if who not in seen:
+            seen.append(who)
+
+
+class Prevent(Op):
+    __slots__ = ("cards",)
+
+    def __init__(self, cards):
+        self.cards = build(cards)
+
+    def run(self, m, f):
+        cards = self.cards(m, f.env)
+        for c in cards if isinstance(cards, list) else [cards]:
+            if c not in m.s.prevented:
+                m.s.prevented.append(c)
+
+
+class If(Op):
+    __slots__ = ("branches", "otherwise")
+
+    def __init__(self, branches, otherwise):
+        self.branches = [(build(c), b) for c, b in branches]
+        self.otherwise = otherwise
+
+    def run(self, m, f):
+        for cond, block in self.branches:
+            if cond(m, f.env):
+                m.push(block, f.env)
+                return
+        if self.otherwise is not None:
+            m.push(self.otherwise, f.env)
+
+
+class For(Op):
+    __slots__ = ("var", "items", "block")
+
+    def __init__(self, var, items, block):
+        self.var, self.items, self.block = var, build(items), block
+
+    def run(self, m, f):
+        items = self.items(m, f.env)
+        if not items:
+            return
+        fr = m.push(self.block, f.env)
+        fr.var, fr.items = self.var, list(items)
+        f.env[self.var] = fr.items[0]
+
+
+class Repeat(Op):
+    __slots__ = ("n", "block")
+
+    def __init__(self, n, block):
+        self.n, self.block = build(n), block
+
+    def run(self, m, f):
+        n = self.n(m, f.env)
+        if n > 0:
+            m.push(self.block, f.env).bound = n
+
+
+class While(Op):
+    __slots__ = ("cond", "bound", "block")
+
+    def __init__(self, cond, bound, block):
+        self.cond, self.bound, self.block = build(cond), bound, block
+
+    def run(self, m, f):
+        if self.cond(m, f.env):
+            fr = m.push(self.block, f.env)
+            fr.cond = [f.block, f.pc - 1]
+            fr.bound = self.bound
+
+
+class Choose(Op):
+    """`P chooses x from LIST`: one option per element (one element: taken at once)."""
+
+    __slots__ = ("who", "var", "items", "label")
+
+    def __init__(self, who, var, items, label):
+        self.who, self.var, self.items = build(who), var, build(items)
+        self.label = build(label) if label is not None else None
+
+    def run(self, m, f):
+        items = self.items(m, f.env)
+        if not items:
+            f.env[self.var] = None
+            return
+        if len(items) == 1:
+            f.env[self.var] = items[0]
+            return
+        options = []
+        env = f.env
+        for item in items:
+            env[self.var] = item
+            label = self.label(m, env) if self.label else m.show(item)
+            options.append((label, ["bind", self.var, item]))
+        m.decide(self.who(m, env), self.var, options)
+
+
+class Menu(Op):
+    """`P chooses:` with one block per option; options may repeat over a list."""
+
+    __slots__ = ("who", "options")
+
+    def __init__(self, who, options):
+        self.who = build(who)
+        self.options = [
+            (build(label), var, build(items) if items else None,
+             build(cond) if cond else None, block)
+            for label, var, items, cond, block in options
+        ]
+
+    def run(self, m, f):
+        env = f.env
+        offered = []
+        for label, var, items, cond, block in self.options:
+            if items is None:
+                if cond is None or cond(m, env):
+                    offered.append((label(m, env), ["branch", block, None, None]))
+                continue
+            for item in items(m, env):
+                env[var] = item
+                if cond is None or cond(m, env):
+                    offered.append((label(m, env), ["branch", block, var, item]))
+        if not offered:
+            return
+        if len(offered) == 1:
+            m.apply_payload(offered[0][1])
+            return
+        m.decide(self.who(m, env), "choice", offered)
+
+
+_OPS = {
+    "let": Let, "set": SetGlobal, "call": Call, "stop": Stop, "say": Say,
+    "record": Record, "finish": Finish, "gain": Gain, "lose": Lose, "pay": Pay,
+    "place": Place, "remove": Remove, "bag_put": BagPut, "bag_empty": BagEmpty,
+    "move_token": MoveToken, "transfer": Transfer, "deal": Deal, "shuffle": Shuffle,
+    "track_move": TrackMove, "track_swap": TrackSwap, "track_place": TrackPlace,
+    "effect": Effect, "expire": Expire, "event": Event, "flip": Flip, "reveal": Reveal,
+    "prevent": Prevent, "if": If, "for": For, "repeat": Repeat, "while": While,
+    "choose": Choose, "menu": Menu,
+}
+
+OPCODES = frozenset(_OPS)
+
+
+def make_op(ins: tuple) -> Op:
+    cls = _OPS.get(ins[0])
+    if cls is None:
+        raise RuleError(f"unknown instruction {ins[0]!r}")
+    return cls(*ins[1:])

@@ -1,0 +1,70 @@
+"""The compiled form of a pack: static tables plus blocks of instructions.
+
+A Program is plain data (tuples, lists, dicts of strings and numbers). The
+interpreter turns it into executable operations once, in `machine.load`.
+Nothing here names a game: players, places, cards and rules all come in as data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# An instruction is a tuple whose first element is its opcode (see machine.OPS);
+# an expression is a tuple whose first element is its kind (see expressions.py).
+Instruction = tuple
+Expression = tuple
+
+
+@dataclass
+class PoolSpec:
+    """Locations of one kind holding exclusive support (only one owner at a time)."""
+
+    kind: str
+    pieces: str | None = None  # counter the pieces come from and return to (None: markers)
+
+
+@dataclass
+class ZoneSpec:
+    per_player: bool = False
+    hidden: bool = False  # per-player zones: hidden from the other players
+    ordered_secret: bool = False  # shared zones whose order nobody sees (a deck)
+    refill_from: str | None = None  # when empty on a deal, shuffle this zone in
+
+
+@dataclass
+class ProcedureSpec:
+    block: int
+    params: list[str] = field(default_factory=list)
+    source: str = ""
+
+
+@dataclass
+class Program:
+    name: str
+    players: list[str]
+    counters: list[str]
+    variables: dict[str, Any]
+    pools: dict[str, PoolSpec]
+    locations: dict[str, dict[str, Any]]
+    kinds: dict[str, list[str]]
+    travel_area: dict[str, str]
+    travel_cost: dict[str, dict[str, int]]
+    zones: dict[str, ZoneSpec]
+    tracks: dict[str, list[str]]
+    cards: dict[int, dict[str, Any]]
+    events: dict[int, int]
+    procedures: dict[str, ProcedureSpec]
+    blocks: list[list[Instruction]]
+    positions: list[list[str]]
+    effects: dict[str, str]
+    entry: str
+    initial: dict[str, Any]
+    options: dict[str, bool] = field(default_factory=dict)
+    functions: dict[str, tuple[list[str], Expression]] = field(default_factory=dict)
+
+    def default_pool(self, kind: str) -> str | None:
+        for name, spec in self.pools.items():
+            if spec.kind == kind:
+                return name
+        return None

@@ -1,0 +1,119 @@
+"""The game state: every fact of a game in progress, including where the
+rules program is paused. It is plain data so it saves to JSON and loads back.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+class Frame:
+    """One active block of the rules program.
+
+    `env` is shared by all frames of one procedure call; loop frames also
+    carry the remaining iteration state.
+    """
+
+    __slots__ = ("block", "pc", "env", "call", "var", "items", "index", "cond", "bound")
+
+    def __init__(self, block: int, env: dict, call: bool = False) -> None:
+        self.block = block
+        self.pc = 0
+        self.env = env
+        self.call = call
+        self.var: str | None = None
+        self.items: list | None = None
+        self.index = 0
+        self.cond: Any = None  # index of the instruction owning a while loop
+        self.bound = 0
+
+
+class GameState:
+    """Everything that changes during a game. Tables keyed by names from the pack."""
+
+    def __init__(self) -> None:
+        self.rng = 0
+        self.vars: dict[str, Any] = {}
+        self.counters: dict[str, dict[str, int]] = {}
+        self.pools: dict[str, dict[str, list]] = {}
+        self.tokens: dict[str, str] = {}
+        self.bag: dict[str, int] = {}
+        self.zones: dict[str, list[int]] = {}
+        self.tracks: dict[str, list[str]] = {}
+        self.effects: list[list] = []
+        self.prevented: list[int] = []
+        self.faces: dict[str, str] = {}
+        self.revealed: dict[str, list[str]] = {}
+        self.stack: list[Frame] = []
+        self.pending: dict[str, Any] | None = None
+        self.log: list[str] = []
+        self.history: list[str] = []
+        self.result: dict[str, Any] | None = None
+        self.forced_cubes: list[str] = []
+        self.forced_cards: list[int] = []
+        self.steps = 0
+
+    # ---- serialisation -------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        envs: list[dict] = []
+        env_ids: dict[int, int] = {}
+        frames = []
+        for f in self.stack:
+            key = id(f.env)
+            if key not in env_ids:
+                env_ids[key] = len(envs)
+                envs.append(f.env)
+            frames.append(
+                [f.block, f.pc, env_ids[key], f.call, f.var, f.items, f.index, f.cond, f.bound]
+            )
+        return {
+            "rng": self.rng,
+            "vars": self.vars,
+            "counters": self.counters,
+            "pools": self.pools,
+            "tokens": self.tokens,
+            "bag": self.bag,
+            "zones": self.zones,
+            "tracks": self.tracks,
+            "effects": self.effects,
+            "prevented": self.prevented,
+            "faces": self.faces,
+            "revealed": self.revealed,
+            "envs": envs,
+            "stack": frames,
+            "pending": self.pending,
+            "log": self.log,
+            "history": self.history,
+            "result": self.result,
+            "forced_cubes": self.forced_cubes,
+            "forced_cards": self.forced_cards,
+            "steps": self.steps,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        s = cls()
+        for key in (
+            "rng", "vars", "counters", "pools", "tokens", "bag", "zones", "tracks",
+            "effects", "prevented", "faces", "revealed", "pending", "log", "history",
+            "result", "forced_cubes", "forced_cards", "steps",
+        ):
+            setattr(s, key, data[key])
+        envs = data["envs"]
+        s.zones = {k: list(v) for k, v in s.zones.items()}
+        for block, pc, env, call, var, items, index, cond, bound in data["stack"]:
+            f = Frame(block, envs[env], call)
+            f.pc, f.var, f.items, f.index, f.cond, f.bound = pc, var, items, index, cond, bound
+            s.stack.append(f)
+        return s
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        return cls.from_dict(json.loads(text))
+
+    def copy(self) -> GameState:
+        return GameState.from_json(self.to_json())

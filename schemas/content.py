@@ -1,0 +1,131 @@
+"""Pydantic models of the content files: pack manifest, board, cards, rules.
+
+These are shared ground: the loader validates YAML against them, and
+`hustings schema` exports them as JSON Schema for editors.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CounterDef(Strict):
+    start: int = 0
+    signed: bool = Field(False, description="may go below zero (the count is not a limit)")
+    doc: str = ""
+
+
+class PoolDef(Strict):
+    kind: str = Field(description="the kind of location holding this support")
+    pieces: str | None = Field(None, description="counter the pieces come from (none: markers)")
+    doc: str = ""
+
+
+class BagDef(Strict):
+    pieces: str = Field(description="counter that drawn cubes return to")
+    start: dict[str, int] = Field(default_factory=dict)
+
+
+class ZoneDef(Strict):
+    per_player: bool = False
+    hidden: bool = False
+    ordered_secret: bool = False
+    refill_from: str | None = None
+    start: str | None = Field(None, description="card kind whose cards start here")
+    doc: str = ""
+
+
+class CardFieldDef(Strict):
+    type: Literal["int", "str", "name"] = "str"
+    values: list[str] | None = None
+    optional: bool = True
+
+
+class OptionDef(Strict):
+    default: bool = False
+    doc: str = ""
+
+
+class PackManifest(Strict):
+    name: str
+    title: str
+    version: str
+    players: list[str] = Field(min_length=2)
+    counters: dict[str, CounterDef] = Field(default_factory=dict)
+    variables: dict[str, Any] = Field(default_factory=dict)
+    pools: dict[str, PoolDef] = Field(default_factory=dict)
+    bag: BagDef | None = None
+    zones: dict[str, ZoneDef] = Field(default_factory=dict)
+    tracks: dict[str, list[str]] = Field(default_factory=dict)
+    effects: dict[str, str] = Field(default_factory=dict)
+    card_fields: dict[str, CardFieldDef] = Field(default_factory=dict)
+    options: dict[str, OptionDef] = Field(default_factory=dict)
+    entry: str = "game"
+    board: str = "board.yaml"
+    cards: list[str] = Field(default_factory=lambda: ["cards"])
+    rules: str = "rules"
+
+
+class SupportStart(Strict):
+    owner: str
+    count: int = Field(ge=1)
+
+
+class Location(BaseModel):
+    """A place on the board; any extra fields become its properties."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str
+    name: str = ""
+    support: SupportStart | None = None
+
+
+class TravelDef(Strict):
+    kind: str = Field(description="the kind of location tokens stand on")
+    area: str = Field("area", description="the property naming each location's travel area")
+    links: list[tuple[str, str]]
+
+
+class Board(Strict):
+    locations: dict[str, list[Location]]
+    travel: TravelDef | None = None
+    tokens: dict[str, str] = Field(default_factory=dict)
+
+
+class Card(BaseModel):
+    """One card: identity, printed text and its event in the effect language."""
+
+    model_config = ConfigDict(extra="allow")
+    number: int = Field(ge=1)
+    title: str
+    kind: str = "campaign"
+    text: str = ""
+    event: str | None = None
+    option: str | None = Field(None, description="only in the deck when this option is on")
+
+
+class CardList(Strict):
+    cards: list[Card]
+
+
+class Procedure(Strict):
+    params: list[str] = Field(default_factory=list)
+    doc: str = ""
+    body: str
+
+
+class Function(Strict):
+    params: list[str] = Field(default_factory=list)
+    doc: str = ""
+    expr: str = Field(description="an expression over the parameters; functions never change the game")
+
+
+class RulesFile(Strict):
+    procedures: dict[str, Procedure] = Field(default_factory=dict)
+    functions: dict[str, Function] = Field(default_factory=dict)
