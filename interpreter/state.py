@@ -117,3 +117,37 @@ class GameState:
 
     def copy(self) -> GameState:
         return GameState.from_json(self.to_json())
+
+
+def clone(state: GameState) -> GameState:
+    """A fast independent copy (no JSON round trip); used by search agents."""
+    s = GameState.__new__(GameState)
+    s.rng = state.rng
+    s.vars = dict(state.vars)
+    s.counters = {k: dict(v) for k, v in state.counters.items()}
+    s.pools = {k: {loc: list(h) for loc, h in v.items()} for k, v in state.pools.items()}
+    s.tokens = dict(state.tokens)
+    s.bag = dict(state.bag)
+    s.zones = {k: list(v) for k, v in state.zones.items()}
+    s.tracks = {k: list(v) for k, v in state.tracks.items()}
+    s.effects = [list(e) for e in state.effects]
+    s.prevented = list(state.prevented)
+    s.faces = dict(state.faces)
+    s.revealed = {k: list(v) for k, v in state.revealed.items()}
+    envs: dict[int, dict] = {}
+    s.stack = []
+    for f in state.stack:
+        env = envs.get(id(f.env))
+        if env is None:
+            env = envs[id(f.env)] = dict(f.env)
+        g = Frame(f.block, env, f.call)
+        g.pc, g.var, g.items, g.index, g.cond, g.bound = f.pc, f.var, f.items, f.index, f.cond, f.bound
+        s.stack.append(g)
+    s.pending = state.pending
+    s.log = list(state.log)
+    s.history = list(state.history)
+    s.result = state.result
+    s.forced_cubes = list(state.forced_cubes)
+    s.forced_cards = list(state.forced_cards)
+    s.steps = state.steps
+    return s

@@ -1,0 +1,248 @@
+"""Runs scenario files: set up a position, force chance, take actions by label, assert.
+
+A scenario starts from the pack's initial state, applies `setup`, then runs a
+procedure (or the whole game) lazily at the first step that needs it, so
+`force` and `cards` steps can line up chance before anything is drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..interpreter.errors import IllegalAction, RuleError
+from ..interpreter.game import Game, initial_state
+from ..interpreter.program import Program
+from ..schemas.scenario import Expect, Scenario, ScenarioFile, Setup
+from .diagnostics import ContentError, Report, Source
+from .pack import load_pack
+from .yamlsource import read_yaml, validate
+
+
+@dataclass
+class Outcome:
+    name: str
+    path: str
+    failures: list[str] = field(default_factory=list)
+    game: Game | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def load_scenarios(path: Path, report: Report) -> list[tuple[Scenario, str]]:
+    f = read_yaml(path, str(path), report)
+    if f is None:
+        return []
+    parsed = validate(ScenarioFile, f, report)
+    if parsed is None:
+        return []
+    return [(sc, str(f.key_source("scenarios", i))) for i, sc in enumerate(parsed.scenarios)]
+
+
+def scenario_files(paths: list[Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        out.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
+    return out
+
+
+class Runner:
+    """Runs scenarios against one pack, compiling it once per set of options."""
+
+    def __init__(self, pack: Path | None = None) -> None:
+        self.pack = pack
+        self._programs: dict[tuple, Program] = {}
+
+    def program(self, options: dict[str, bool]) -> Program:
+        key = tuple(sorted(options.items()))
+        if key not in self._programs:
+            self._programs[key] = load_pack(self.pack, options)
+        return self._programs[key]
+
+    def run(self, sc: Scenario, where: str) -> Outcome:
+        out = Outcome(sc.name, where)
+        try:
+            program = self.program(sc.options)
+        except ContentError as e:
+            out.failures.append(f"the pack does not compile:\n{e}")
+            return out
+        state = initial_state(program, sc.seed)
+        try:
+            apply_setup(program, state, sc.setup)
+        except (KeyError, ValueError) as e:
+            out.failures.append(f"setup: {e}")
+            return out
+        game = Game(program, state)
+        out.game = game
+        proc = sc.run.procedure or program.entry
+        if proc not in program.procedures:
+            out.failures.append(f"run: no procedure '{proc}'")
+            return out
+        started = False
+        for i, step in enumerate(sc.steps, 1):
+            if step.force is not None:
+                state.forced_cubes.extend(step.force)
+                continue
+            if step.cards is not None:
+                state.forced_cards.extend(step.cards)
+                continue
+            if step.note is not None and step.do is None and step.expect is None:
+                continue
+            try:
+                if not started:
+                    game.machine.push(program.procedures[proc].block, dict(sc.run.args), True)
+                    game.start()
+                    started = True
+                problem = self.step(game, step)
+            except RuleError as e:
+                problem = f"rules error: {e}"
+            if problem:
+                out.failures.append(f"step {i}: {problem}")
+                break
+        return out
+
+    def step(self, game: Game, step) -> str | None:
+        if step.do is not None:
+            for label in [step.do] if isinstance(step.do, str) else step.do:
+                try:
+                    game.apply_action(label)
+                except IllegalAction as e:
+                    return str(e)
+            return None
+        if step.refuse is not None:
+            before = game.save()
+            try:
+                game.apply_action(step.refuse)
+            except IllegalAction:
+                return None if game.save() == before else "refused, but the state changed"
+            return f"{step.refuse!r} was accepted but should have been refused"
+        if step.expect is not None:
+            problems = check(game, step.expect)
+            return "; ".join(problems) if problems else None
+        return None
+
+
+def apply_setup(program: Program, state, setup: Setup) -> None:
+    state.vars.update(setup.vars)
+    pieces = state.counters.get(program.initial.get("bag_pieces") or "", None)
+    for pool in setup.clear:
+        _clear_pool(program, state, pool)
+    for pool, places in setup.support.items():
+        spec = program.pools[pool]
+        for where, held in places.items():
+            if where not in program.locations:
+                raise KeyError(f"unknown place {where!r}")
+            old = state.pools[pool].pop(where, None)
+            if old and spec.pieces:
+                state.counters[spec.pieces][old[0]] += old[1]
+            if held:
+                state.pools[pool][where] = [held[0], held[1]]
+                if spec.pieces:
+                    state.counters[spec.pieces][held[0]] -= held[1]
+    for name, values in setup.counters.items():
+        state.counters[name].update(values)
+    state.tokens.update(setup.tokens)
+    for zone, cards in setup.zones.items():
+        if zone not in state.zones:
+            raise KeyError(f"unknown zone {zone!r}")
+        for card in cards:
+            for z in state.zones.values():
+                if card in z:
+                    z.remove(card)
+            state.zones[zone].append(card)
+    for track, items in setup.tracks.items():
+        state.tracks[track] = list(items)
+    state.effects.extend([list(e) for e in setup.effects])
+    state.prevented.extend(setup.prevented)
+    state.faces.update({str(k): v for k, v in setup.faces.items()})
+    if setup.bag is not None:
+        for who, n in setup.bag.items():
+            if pieces is not None:
+                pieces[who] += state.bag.get(who, 0) - n
+            state.bag[who] = n
+
+
+def _clear_pool(program: Program, state, pool: str) -> None:
+    spec = program.pools[pool]
+    for owner, n in state.pools[pool].values():
+        if spec.pieces:
+            state.counters[spec.pieces][owner] += n
+    state.pools[pool].clear()
+
+
+def check(game: Game, exp: Expect) -> list[str]:
+    s = game.state
+    bad: list[str] = []
+
+    def same(what: str, got: Any, want: Any) -> None:
+        if got != want:
+            bad.append(f"{what}: expected {want!r}, got {got!r}")
+
+    for pool, places in exp.support.items():
+        for where, want in places.items():
+            held = s.pools[pool].get(where)
+            same(f"{pool} support in {where}", held, list(want) if want else None)
+    for name, values in exp.counters.items():
+        for who, want in values.items():
+            same(f"{name} of {who}", s.counters[name][who], want)
+    for who, want in exp.tokens.items():
+        same(f"token of {who}", s.tokens.get(who), want)
+    for name, want in exp.vars.items():
+        same(f"variable {name}", s.vars.get(name), want)
+    for name, want in exp.tracks.items():
+        same(f"track {name}", s.tracks[name], want)
+    for zone, want in exp.zones.items():
+        same(f"zone {zone}", sorted(s.zones[zone]), sorted(want))
+    for zone, cards in exp.zone_contains.items():
+        missing = [c for c in cards if c not in s.zones[zone]]
+        if missing:
+            bad.append(f"zone {zone} lacks {missing}")
+    for zone, cards in exp.zone_lacks.items():
+        present = [c for c in cards if c in s.zones[zone]]
+        if present:
+            bad.append(f"zone {zone} holds {present}")
+    for who, want in exp.bag.items():
+        same(f"bag cubes of {who}", s.bag.get(who, 0), want)
+    active = {(e[0], e[1]) for e in s.effects}
+    for name, who in exp.effects:
+        if (name, who) not in active:
+            bad.append(f"effect {name} on {who} is not in force")
+    for name, who in exp.no_effects:
+        if (name, who) in active:
+            bad.append(f"effect {name} on {who} is still in force")
+    for card in exp.prevented:
+        if card not in s.prevented:
+            bad.append(f"card {card} is not prevented")
+    if exp.player is not None:
+        same("player to act", game.current_player(), exp.player)
+    legal = game.legal_actions()
+    for label in exp.legal:
+        if label not in legal:
+            bad.append(f"{label!r} is not offered (offered: {legal[:12]})")
+    for label in exp.illegal:
+        if label in legal:
+            bad.append(f"{label!r} is offered but should not be")
+    text = "\n".join(s.log)
+    for needle in exp.log:
+        if needle not in text:
+            bad.append(f"the log lacks {needle!r}")
+    for key, want in exp.result.items():
+        same(f"result {key}", (s.result or {}).get(key), want)
+    if exp.terminal is not None:
+        same("game over", game.is_terminal(), exp.terminal)
+    return bad
+
+
+def run_paths(paths: list[Path], pack: Path | None = None) -> tuple[list[Outcome], Report]:
+    report = Report()
+    runner = Runner(pack)
+    outcomes = []
+    for path in scenario_files(paths):
+        for sc, where in load_scenarios(path, report):
+            outcomes.append(runner.run(sc, where))
+    if not scenario_files(paths):
+        report.error(Source(str(paths[0]) if paths else "."), "E501", "no scenario files found")
+    return outcomes, report

@@ -1,0 +1,80 @@
+"""Pydantic model of a scenario file: a position, forced chance, steps and expectations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Setup(Strict):
+    """Changes applied to the pack's initial state before anything runs."""
+
+    vars: dict[str, Any] = Field(default_factory=dict, description="turn, phase, initiative...")
+    clear: list[str] = Field(default_factory=list, description="pools to empty first")
+    support: dict[str, dict[str, tuple[str, int] | None]] = Field(default_factory=dict)
+    counters: dict[str, dict[str, int]] = Field(default_factory=dict)
+    tokens: dict[str, str] = Field(default_factory=dict)
+    zones: dict[str, list[int]] = Field(
+        default_factory=dict, description="move these cards into these zones, in this order"
+    )
+    tracks: dict[str, list[str]] = Field(default_factory=dict)
+    effects: list[tuple[str, str, int, str]] = Field(default_factory=list)
+    prevented: list[int] = Field(default_factory=list)
+    faces: dict[int, str] = Field(default_factory=dict)
+    bag: dict[str, int] | None = Field(None, description="bag contents (cubes move to/from supply)")
+
+
+class Run(Strict):
+    procedure: str | None = Field(None, description="procedure to start (default: the whole game)")
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class Expect(Strict):
+    support: dict[str, dict[str, tuple[str, int] | None]] = Field(default_factory=dict)
+    counters: dict[str, dict[str, int]] = Field(default_factory=dict)
+    tokens: dict[str, str] = Field(default_factory=dict)
+    vars: dict[str, Any] = Field(default_factory=dict)
+    tracks: dict[str, list[str]] = Field(default_factory=dict)
+    zones: dict[str, list[int]] = Field(default_factory=dict, description="exact contents")
+    zone_contains: dict[str, list[int]] = Field(default_factory=dict)
+    zone_lacks: dict[str, list[int]] = Field(default_factory=dict)
+    bag: dict[str, int] = Field(default_factory=dict)
+    effects: list[tuple[str, str]] = Field(default_factory=list, description="(effect, player) in force")
+    no_effects: list[tuple[str, str]] = Field(default_factory=list)
+    prevented: list[int] = Field(default_factory=list)
+    player: str | None = Field(None, description="who must decide next")
+    legal: list[str] = Field(default_factory=list, description="labels that must be offered")
+    illegal: list[str] = Field(default_factory=list, description="labels that must not be offered")
+    log: list[str] = Field(default_factory=list, description="texts the log must contain")
+    result: dict[str, Any] = Field(default_factory=dict)
+    terminal: bool | None = None
+
+
+class Step(Strict):
+    """Exactly one of the fields."""
+
+    force: list[str] | None = Field(None, description="colours of the next cubes drawn")
+    cards: list[int] | None = Field(None, description="the next cards dealt, in order")
+    do: str | list[str] | None = Field(None, description="action label(s) to take")
+    expect: Expect | None = None
+    refuse: str | None = Field(None, description="an action that must be refused")
+    note: str | None = None
+
+
+class Scenario(Strict):
+    name: str
+    rules: list[str] = Field(default_factory=list, description="rule ids proven, e.g. R5.3")
+    seed: int = 0
+    options: dict[str, bool] = Field(default_factory=dict)
+    setup: Setup = Field(default_factory=Setup)
+    run: Run = Field(default_factory=Run)
+    steps: list[Step] = Field(default_factory=list)
+
+
+class ScenarioFile(Strict):
+    scenarios: list[Scenario]
