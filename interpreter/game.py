@@ -13,6 +13,7 @@ seed kept in the state, so a game is fully determined by its seed and actions.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from . import rng
@@ -128,7 +129,7 @@ class Game:
     # ---- observations --------------------------------------------------
     def observation(self, player: str) -> dict[str, Any]:
         """What `player` may see: hidden zones of others and deck order are counts only."""
-        data = self.state.to_dict()
+        data = json.loads(self.state.to_json())  # a copy: editing it never touches the game
         for key in ("rng", "forced_cubes", "forced_cards", "envs", "stack", "history"):
             data.pop(key, None)
         zones = {}

@@ -356,3 +356,13 @@ def test_result_has_a_winner_and_plausible_totals(program, seed):
             mine = [loc for loc, (owner, _) in held.items() if owner == p]
             assert votes[p] == sum(program.locations[loc]["ev"] for loc in mine)
             assert states_won[p] == len(mine)
+
+
+def test_editing_an_observation_does_not_change_the_game(program):
+    game = Game.new(program, seed=1, safe=False)
+    before = game.save()
+    obs = game.observation("kennedy")
+    obs["vars"]["turn"] = 99
+    obs["counters"]["momentum"]["kennedy"] += 50
+    obs["pools"]["state"].clear()
+    assert game.save() == before
