@@ -141,7 +141,8 @@ def clone(state: GameState) -> GameState:
         if env is None:
             env = envs[id(f.env)] = dict(f.env)
         g = Frame(f.block, env, f.call)
-        g.pc, g.var, g.items, g.index, g.cond, g.bound = f.pc, f.var, f.items, f.index, f.cond, f.bound
+        g.pc, g.var, g.items = f.pc, f.var, f.items
+        g.index, g.cond, g.bound = f.index, f.cond, f.bound
         s.stack.append(g)
     s.pending = state.pending
     s.log = list(state.log)

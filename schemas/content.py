@@ -123,7 +123,7 @@ class Procedure(Strict):
 class Function(Strict):
     params: list[str] = Field(default_factory=list)
     doc: str = ""
-    expr: str = Field(description="an expression over the parameters; functions never change the game")
+    expr: str = Field(description="an expression over the parameters; it changes nothing")
 
 
 class RulesFile(Strict):

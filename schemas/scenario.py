@@ -44,7 +44,9 @@ class Expect(Strict):
     zone_contains: dict[str, list[int]] = Field(default_factory=dict)
     zone_lacks: dict[str, list[int]] = Field(default_factory=dict)
     bag: dict[str, int] = Field(default_factory=dict)
-    effects: list[tuple[str, str]] = Field(default_factory=list, description="(effect, player) in force")
+    effects: list[tuple[str, str]] = Field(
+        default_factory=list, description="(effect, player) pairs in force"
+    )
     no_effects: list[tuple[str, str]] = Field(default_factory=list)
     prevented: list[int] = Field(default_factory=list)
     player: str | None = Field(None, description="who must decide next")

@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
 
     def pack_args(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--pack", type=Path, default=None, help="content pack folder (default 1960)")
+        sp.add_argument("--pack", type=Path, default=None, help="pack folder (default: 1960)")
         sp.add_argument("--option", action="append", default=[], metavar="NAME[=off]",
                         help="switch an optional rule on (or off with =off)")
 

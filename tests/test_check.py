@@ -1,0 +1,99 @@
+"""`hustings check`: every problem reported at its file, line and column."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from hustings.dsl.pack import builtin_pack, check_pack
+from hustings.tools.cli import main
+
+
+@pytest.fixture
+def pack(tmp_path):
+    target = tmp_path / "pack"
+    shutil.copytree(builtin_pack(), target, ignore=shutil.ignore_patterns("scenarios"))
+    return target
+
+
+def card_file(pack, number: int):
+    return next((pack / "cards").glob(f"{number:03d}-*.yaml"))
+
+
+def break_event(pack, number: int, event: str):
+    path = card_file(pack, number)
+    text = path.read_text().replace("event: null", "event: |\n" + event)
+    path.write_text(text)
+    lines = text.splitlines()
+    return path, lines.index("event: |") + 2  # first line of the event text
+
+
+def codes(loaded):
+    return [(d.code, d.source.line, d.source.column) for d in loaded.report.errors]
+
+
+def test_clean_pack_checks_ok(capsys):
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    assert "97 campaign cards" in out and "16 endorsement cards" in out
+    assert "2 candidate cards" in out
+
+
+def test_unknown_state_points_at_the_word(pack):
+    path, line = break_event(pack, 5, "  move player to XX\n")
+    loaded = check_pack(pack)
+    assert loaded.program is None
+    assert ("E315", line, 18) in codes(loaded)
+
+
+def test_misspelt_state_gets_a_hint(pack):
+    break_event(pack, 5, "  move player to Ma\n")
+    loaded = check_pack(pack)
+    assert any("did you mean `MA`" in d.hint for d in loaded.report.errors)
+
+
+def test_dsl_syntax_error_names_what_was_expected(pack):
+    path, line = break_event(pack, 5, "  player gains momentum\n")
+    loaded = check_pack(pack)
+    (err,) = loaded.report.errors
+    assert err.code == "E201" and err.source.line == line
+    assert "expected" in err.hint
+
+
+def test_yaml_syntax_error_has_a_position(pack):
+    path = card_file(pack, 5)
+    path.write_text(path.read_text().replace("cp: 2", "cp: [2"))
+    loaded = check_pack(pack)
+    assert loaded.report.errors[0].code == "E101"
+    assert loaded.report.errors[0].source.path.endswith(path.name)
+
+
+def test_unknown_field_is_reported_with_a_hint(pack):
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace("entry:", "entri:"))
+    loaded = check_pack(pack)
+    err = next(d for d in loaded.report.errors if d.code == "E102")
+    assert "entri" in err.message and "entry" in err.hint
+
+
+def test_several_broken_files_are_all_reported(pack, capsys):
+    break_event(pack, 5, "  move player to XX\n")
+    break_event(pack, 6, "  kennedy gains 1 momentumm\n")
+    assert main(["check", str(pack)]) == 1
+    out = capsys.readouterr().out
+    assert "error[E315]" in out and "error[E304]" in out
+    assert "^" in out  # a caret under the spot
+
+
+def test_recursive_procedures_are_unbounded_loops(pack):
+    rules = pack / "rules" / "90-loop.yaml"
+    rules.write_text("procedures:\n  ping:\n    body: |\n      do pong\n"
+                     "  pong:\n    body: |\n      do ping\n")
+    loaded = check_pack(pack)
+    assert any(d.code == "E401" for d in loaded.report.errors)
+
+
+def test_github_format(pack, capsys):
+    break_event(pack, 5, "  move player to XX\n")
+    assert main(["check", str(pack), "--format", "github"]) == 1
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith("::error file=") and ",line=" in line and ",col=" in line
