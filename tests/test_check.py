@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+
 from hustings.dsl.pack import builtin_pack, check_pack
 from hustings.tools.cli import main
 

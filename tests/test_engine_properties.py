@@ -19,6 +19,7 @@ import json
 import random
 
 import pytest
+
 from hustings.dsl.pack import load_pack
 from hustings.interpreter.errors import IllegalAction
 from hustings.interpreter.game import Game

@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hustings.dsl.pack import builtin_pack, load_pack
 from ruamel.yaml import YAML
+
+from hustings.dsl.pack import builtin_pack, load_pack
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "1960"
 needs_reference = pytest.mark.skipif(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from hustings.dsl.diagnostics import Report
 from hustings.dsl.pack import builtin_pack
 from hustings.dsl.scenarios import Runner, load_scenarios, scenario_files

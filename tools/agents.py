@@ -54,14 +54,18 @@ def greedy_agent(seed: int, breadth: int = 24) -> Agent:
     return choose
 
 
-def human_agent(show: Callable[[Game], None], read: Callable[[str], str] = input) -> Agent:
+def human_agent(show: Callable[[Game], None], read: Callable[[str], str] | None = None) -> Agent:
     def choose(game: Game) -> int:
+        ask = read or input  # looked up per call, so a redirected input is honoured
         show(game)
         actions = game.legal_actions()
         for i, label in enumerate(actions):
             print(f"  {i:3d}. {label}")
         while True:
-            answer = read(f"{game.current_player()} > ").strip()
+            try:
+                answer = ask(f"{game.current_player()} > ").strip()
+            except EOFError:
+                raise SystemExit("no more input: the game is abandoned") from None
             if answer.isdigit() and int(answer) < len(actions):
                 return int(answer)
             if answer in actions:

@@ -1,0 +1,84 @@
+"""The `hustings` command line: play, replay, bench."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from hustings.tools.cli import main
+
+
+def run(args, capsys) -> tuple[int, str]:
+    code = main(args)
+    return code, capsys.readouterr().out
+
+
+def test_same_seed_gives_byte_identical_play_output(capsys):
+    code, first = run(["play", "--seed", "5"], capsys)
+    assert code == 0
+    _, second = run(["play", "--seed", "5"], capsys)
+    assert first == second
+    _, other = run(["play", "--seed", "6"], capsys)
+    assert other != first
+
+
+def test_play_narrates_and_ends_with_the_tally(capsys):
+    _, out = run(["play", "--seed", "2"], capsys)
+    assert "== Turn 1 ==" in out and "== Turn 6: the Debates ==" in out
+    assert "== Turn 9: Election Day ==" in out and "== Final map ==" in out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["winner"] in ("kennedy", "nixon", None)
+    assert sum(result["electoral_votes"].values()) <= 537
+
+
+def test_quiet_prints_one_json_line(capsys):
+    _, out = run(["play", "--seed", "3", "--quiet"], capsys)
+    lines = out.strip().splitlines()
+    assert len(lines) == 1
+    result = json.loads(lines[0])
+    assert set(result) >= {"winner", "electoral_votes", "states_won"}
+
+
+def test_log_then_replay_reproduces_the_game(tmp_path, capsys):
+    log = tmp_path / "game.json"
+    _, played = run(["play", "--seed", "9", "--nixon", "greedy", "--log", str(log)], capsys)
+    saved = json.loads(log.read_text())
+    assert saved["seed"] == 9 and saved["actions"]
+    _, replayed = run(["play", "--replay", str(log)], capsys)
+    assert replayed.strip().splitlines()[-1] == played.strip().splitlines()[-1]
+
+
+def test_a_human_chooses_from_numbered_actions(monkeypatch, capsys):
+    answers = io.StringIO("\n".join(["nonsense", "0"] * 2000))
+    monkeypatch.setattr("builtins.input", lambda prompt="": answers.readline().strip())
+    code, out = run(["play", "--seed", "4", "--kennedy", "human"], capsys)
+    assert code == 0
+    assert "choose a number from 0 to" in out  # the nonsense answer was refused
+    assert "momentum: kennedy" in out  # the compact board shown before each choice
+    assert "    0. " in out
+
+
+def test_greedy_beats_random_more_often_than_not(capsys):
+    wins = 0
+    for seed in range(6):
+        _, out = run(["play", "--seed", str(seed), "--quiet", "--kennedy", "greedy"], capsys)
+        wins += json.loads(out)["winner"] == "kennedy"
+    assert wins >= 4
+
+
+def test_bench_ends_with_a_json_line(capsys):
+    code, out = run(["bench", "--games", "2"], capsys)
+    assert code == 0
+    data = json.loads(out.strip().splitlines()[-1])
+    assert data["games"] == 2 and data["games_per_s"] > 0 and data["decisions_per_s"] > 0
+
+
+@pytest.mark.parametrize("args", [["play", "--kennedy", "robot"], ["nope"]])
+def test_usage_errors_exit_2(args):
+    proc = subprocess.run([sys.executable, "-m", "hustings.tools.cli", *args],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
