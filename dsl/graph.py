@@ -53,7 +53,9 @@ def block_graph(blocks: list[list[tuple]], root: int) -> nx.DiGraph:
     return g
 
 
-def check_graph(comp: Any, entry: str, report: Report) -> None:
+def check_graph(
+    comp: Any, entry: str, report: Report, defined: dict[str, Source] | None = None
+) -> None:
     g = call_graph(comp)
     for cycle in nx.simple_cycles(g):
         first = cycle[0]
@@ -69,4 +71,6 @@ def check_graph(comp: Any, entry: str, report: Report) -> None:
             reached |= nx.descendants(g, r) | {r}
     for name in comp.sym.procedures:
         if name != entry and name not in reached and name not in comp.used_phrases:
-            report.warn(Source("(pack)"), "W401", f"procedure '{name}' is never called")
+            where = (defined or {}).get(name, Source("(pack)"))
+            report.warn(where, "W401", f"procedure '{name}' is never called",
+                        "call it with `do`, or delete it")

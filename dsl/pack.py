@@ -216,7 +216,8 @@ class _Loader:
         if manifest.entry not in procedures and not self.report.errors:
             self.report.error(Source(self.display(self.root / "pack.yaml")), "E107",
                               f"the entry procedure '{manifest.entry}' is not defined")
-        check_graph(comp, manifest.entry, self.report)
+        defined = {name: f.key_source("procedures", name) for name, _, f, _ in rules}
+        check_graph(comp, manifest.entry, self.report, defined)
         if self.report.errors:
             return None
         program = self.program(manifest, board, locations, kinds, card_table, comp,
