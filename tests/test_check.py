@@ -22,11 +22,13 @@ def card_file(pack, number: int):
 
 
 def break_event(pack, number: int, event: str):
-    path = card_file(pack, number)
-    text = path.read_text().replace("event: null", "event: |\n" + event)
+    """Add a new card numbered 900+number whose event is `event`; return (path, its line)."""
+    path = pack / "cards" / f"{900 + number}-broken.yaml"
+    text = (f"number: {900 + number}\ntitle: Broken\ncp: 2\nrest: 2\nicon: both\n"
+            f"issue: defense\nstate: NY\npersistent: null\ntext: A test card.\n"
+            f"event: |\n{event}")
     path.write_text(text)
-    lines = text.splitlines()
-    return path, lines.index("event: |") + 2  # first line of the event text
+    return path, text.splitlines().index("event: |") + 2  # first line of the event text
 
 
 def codes(loaded):
