@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -82,3 +83,15 @@ def test_usage_errors_exit_2(args):
     proc = subprocess.run([sys.executable, "-m", "hustings.tools.cli", *args],
                           capture_output=True, text=True)
     assert proc.returncode == 2
+
+
+def test_play_is_identical_across_processes_and_hash_seeds():
+    outputs = set()
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        proc = subprocess.run(
+            [sys.executable, "-m", "hustings.tools.cli", "play", "--seed", "8"],
+            capture_output=True, text=True, env=env, check=True,
+        )
+        outputs.add(proc.stdout)
+    assert len(outputs) == 1
