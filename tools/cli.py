@@ -29,9 +29,11 @@ def main(argv: list[str] | None = None) -> int:
         return play_command(args, rest)
     if rest:
         parser.error(f"unrecognised arguments: {' '.join(rest)}")
-    return {"check": check_command, "scenario": scenario_command, "bench": bench_command}[
-        args.command
-    ](args)
+    commands = {
+        "check": check_command, "scenario": scenario_command, "bench": bench_command,
+        "schema": schema_command,
+    }
+    return commands[args.command](args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     scen.add_argument("paths", nargs="+", type=Path)
     scen.add_argument("--pack", type=Path, default=None)
     scen.add_argument("--verbose", "-v", action="store_true")
+
+    schema = sub.add_parser("schema", help="write JSON Schemas of the content files")
+    schema.add_argument("--out", type=Path, default=None, help="folder (default: schemas/json)")
 
     bench = sub.add_parser("bench", help="random-vs-random games; prints games/s")
     pack_args(bench)
@@ -205,6 +210,15 @@ def scenario_command(args: argparse.Namespace) -> int:
                 print(f"     {f}")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and not report.errors and outcomes else 1
+
+
+# ---- schema -------------------------------------------------------------------
+def schema_command(args: argparse.Namespace) -> int:
+    from ..schemas.export import DEFAULT_FOLDER, write_schemas
+
+    for path in write_schemas(args.out or DEFAULT_FOLDER):
+        print(path)
+    return 0
 
 
 # ---- bench --------------------------------------------------------------------

@@ -1,0 +1,37 @@
+"""Every content file validates against the exported JSON Schema, and the files are current."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+from ruamel.yaml import YAML
+
+from hustings.dsl.pack import builtin_pack
+from hustings.schemas.export import DEFAULT_FOLDER, SCHEMAS, schema_text
+
+PACK = builtin_pack()
+
+
+def content_files():
+    for path in sorted(PACK.rglob("*.yaml")):
+        yield pytest.param(path, id=str(path.relative_to(PACK)))
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_exported_schema_is_current(name):
+    path = DEFAULT_FOLDER / f"{name}.schema.json"
+    assert path.read_text() == schema_text(SCHEMAS[name]), "run `hustings schema`"
+
+
+@pytest.mark.parametrize("path", list(content_files()))
+def test_content_file_validates_against_its_schema(path):
+    first = path.read_text().splitlines()[0]
+    assert "$schema=" in first, "the first line names the file's JSON Schema"
+    reference = first.split("$schema=")[1].strip()
+    schema_name = reference.rsplit("/", 1)[1]
+    assert (path.parent / reference).resolve() == (DEFAULT_FOLDER / schema_name).resolve()
+    schema = json.loads((DEFAULT_FOLDER / schema_name).read_text())
+    data = YAML(typ="safe").load(path.read_text())
+    jsonschema.validate(data, schema)
