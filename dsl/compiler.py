@@ -313,10 +313,14 @@ class _Unit:
         return ("const", [x for x in self.sym.kinds[kind] if x in flat])
 
     def _constant_names(self, e) -> list[str] | None:
+        """Names written out in a target: `south`, `[CT, MA]`, or `west or midwest`."""
         if e[0] == "const" and isinstance(e[1], str):
             return [e[1]]
-        if e[0] == "list" and all(i[0] == "const" and isinstance(i[1], str) for i in e[1]):
-            return [i[1] for i in e[1]]
+        if e[0] == "const" and isinstance(e[1], list) and all(isinstance(i, str) for i in e[1]):
+            return list(e[1])
+        if e[0] == "or":
+            left, right = self._constant_names(e[1]), self._constant_names(e[2])
+            return left + right if left is not None and right is not None else None
         return None
 
     def _members(self, kind: str, container: str) -> list[str]:
@@ -423,7 +427,11 @@ class _Unit:
         return ("effect", self.expr(who), n, self.expr(value) if value else None, self.duration)
 
     def s_expire_stmt(self, duration):
-        return ("expire", str(duration))
+        d = str(duration)
+        if d not in self.sym.durations:
+            self.error(duration, "E310", f"unknown duration '{d}'",
+                       f"use one of: {', '.join(sorted(self.sym.durations))}")
+        return ("expire", d)
 
     def s_if_stmt(self, cond, block, *rest):
         branches = [(self.expr(cond), self.sub(block))]

@@ -15,9 +15,12 @@ class Source:
     column: int = 1
 
     def at(self, line: int, column: int) -> Source:
-        """The absolute position of (line, column) inside this snippet."""
-        col = column + self.column - 1 if line == 1 else column + self.column - 1
-        return Source(self.path, self.line + line - 1, col)
+        """The absolute position of (line, column) inside this snippet.
+
+        Every line of a snippet is indented alike (a YAML block scalar), so the
+        snippet's starting column shifts each of its lines.
+        """
+        return Source(self.path, self.line + line - 1, column + self.column - 1)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
