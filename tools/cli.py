@@ -1,4 +1,4 @@
-"""The `hustings` command line: play, check, scenario, bench."""
+"""The `hustings` command line: play, check, scenario, bench, schema (and tools/commands/)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from ..interpreter.errors import IllegalAction, RuleError
 from ..interpreter.game import Game
 from ..interpreter.program import Program
 from .agents import AGENTS, human_agent
+from .commands import discover
 from .report import print_check
 
 
@@ -33,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
         "check": check_command, "scenario": scenario_command, "bench": bench_command,
         "schema": schema_command,
     }
+    for module in discover():
+        commands[module.NAME] = module.run
     return commands[args.command](args)
 
 
@@ -64,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     schema = sub.add_parser("schema", help="write JSON Schemas of the content files")
     schema.add_argument("--out", type=Path, default=None, help="folder (default: schemas/json)")
+
+    for module in discover():
+        module.add_arguments(sub.add_parser(module.NAME, help=module.HELP))
 
     bench = sub.add_parser("bench", help="random-vs-random games; prints games/s")
     pack_args(bench)
