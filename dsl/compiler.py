@@ -41,6 +41,8 @@ class Symbols:
     effects: set[str]
     attributes: set[str]
     procedures: dict[str, list[str]] = field(default_factory=dict)
+    list_effects: set[str] = field(default_factory=set)
+    defaults: dict[str, set[str]] = field(default_factory=dict)
     functions: dict[str, list[str]] = field(default_factory=dict)
     durations: set[str] = field(default_factory=lambda: {"turn", "game"})
 
@@ -191,7 +193,8 @@ class _Unit:
                        did_you_mean(proc, self.sym.procedures) or "define it under `procedures:`")
             return
         self.c.calls.append((self.owner, proc, self.where(node)))
-        missing = [p for p in params if p not in given]
+        optional = self.sym.defaults.get(proc, set())
+        missing = [p for p in params if p not in given and p not in optional]
         extra = [a for a in given if a not in params]
         if missing or extra:
             self.error(node, "E303", f"'{proc}' takes ({', '.join(params)})"
@@ -543,6 +546,8 @@ class _Unit:
             return ("counter", n, target)
         if n in sym.zones:
             return ("zone", n, target)
+        if n in sym.list_effects:
+            return ("effect_list", n, target)
         if n in sym.effects:
             return ("effect", n, target)
         if n == "location":

@@ -181,8 +181,11 @@ class _Loader:
             zones={n: z.per_player for n, z in manifest.zones.items()},
             tracks=set(manifest.tracks),
             effects=set(manifest.effects),
+            list_effects={n for n, e in manifest.effects.items()
+                          if not isinstance(e, str) and e.values == "names"},
             attributes=attributes,
             procedures={name: list(proc.params) for name, proc, _, _ in rules},
+            defaults={name: set(proc.defaults) for name, proc, _, _ in rules},
             functions={name: list(fn.params) for name, fn, _, _ in self.functions},
         )
         comp = Compiler(symbols, self.report)
@@ -197,7 +200,9 @@ class _Loader:
             src = f.text_source(node, "body")
             block = comp.compile_text(proc.body, src, name, proc.params)
             if block is not None:
-                procedures[name] = ProcedureSpec(block, list(proc.params), str(src))
+                procedures[name] = ProcedureSpec(
+                    block, list(proc.params), str(src), dict(proc.defaults)
+                )
         events: dict[int, int] = {}
         self.stats.cards = len(cards)
         for card, f, node in cards:
@@ -258,7 +263,7 @@ class _Loader:
             procedures=procedures,
             blocks=comp.blocks,
             positions=comp.positions,
-            effects=dict(manifest.effects),
+            effects={n: e if isinstance(e, str) else e.doc for n, e in manifest.effects.items()},
             entry=manifest.entry,
             initial=self.initial(manifest, board, locations, card_table),
             options=options,

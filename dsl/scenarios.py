@@ -93,7 +93,8 @@ class Runner:
                 continue
             try:
                 if not started:
-                    game.machine.push(program.procedures[proc].block, dict(sc.run.args), True)
+                    spec = program.procedures[proc]
+                    game.machine.push(spec.block, {**spec.defaults, **sc.run.args}, True)
                     game.start()
                     started = True
                 problem = self.step(game, step)

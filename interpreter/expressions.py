@@ -73,6 +73,16 @@ def _effect(name, who):
     return f
 
 
+def _effect_list(name, who):
+    w = build(who)
+
+    def f(m, env):
+        p = w(m, env)
+        return [e[2] for e in m.s.effects if e[0] == name and e[1] == p]
+
+    return f
+
+
 def _attr(name, sub):
     s = build(sub)
 
@@ -260,6 +270,7 @@ BUILDERS: dict[str, Callable[..., Closure]] = {
     "zone": _zone,
     "cards": _cards,
     "effect": _effect,
+    "effect_list": _effect_list,
     "attr": _attr,
     "token": _token,
     "opponent": _opponent,

@@ -46,8 +46,11 @@ class Call(Op):
         self.args = [(name, build(e)) for name, e in args]
 
     def run(self, m, f):
-        env = {name: e(m, f.env) for name, e in self.args}
-        m.push(m.p.procedures[self.proc].block, env, call=True)
+        proc = m.p.procedures[self.proc]
+        env = dict(proc.defaults)
+        for name, e in self.args:
+            env[name] = e(m, f.env)
+        m.push(proc.block, env, call=True)
 
 
 class Stop(Op):

@@ -37,6 +37,7 @@ class ProcedureSpec:
     block: int
     params: list[str] = field(default_factory=list)
     source: str = ""
+    defaults: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

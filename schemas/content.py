@@ -47,6 +47,14 @@ class CardFieldDef(Strict):
     optional: bool = True
 
 
+class EffectDef(Strict):
+    doc: str = ""
+    values: Literal["number", "names"] = Field(
+        "number", description="number: `EFFECT of P` adds up the values in force; "
+        "names: it lists them (e.g. regions where campaigning is banned)",
+    )
+
+
 class OptionDef(Strict):
     default: bool = False
     doc: str = ""
@@ -63,7 +71,9 @@ class PackManifest(Strict):
     bag: BagDef | None = None
     zones: dict[str, ZoneDef] = Field(default_factory=dict)
     tracks: dict[str, list[str]] = Field(default_factory=dict)
-    effects: dict[str, str] = Field(default_factory=dict)
+    effects: dict[str, str | EffectDef] = Field(
+        default_factory=dict, description="lasting effects: a description, or {doc, values}"
+    )
     card_fields: dict[str, CardFieldDef] = Field(default_factory=dict)
     options: dict[str, OptionDef] = Field(default_factory=dict)
     entry: str = "game"
@@ -116,6 +126,9 @@ class CardList(Strict):
 
 class Procedure(Strict):
     params: list[str] = Field(default_factory=list)
+    defaults: dict[str, Any] = Field(
+        default_factory=dict, description="values of parameters a call may leave out"
+    )
     doc: str = ""
     body: str
 
