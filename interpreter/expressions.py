@@ -90,7 +90,7 @@ def _attr(name, sub):
         v = s(m, env)
         if v is None:
             return None
-        if isinstance(v, int) and not isinstance(v, bool):
+        if type(v) is int:
             return m.p.cards[v].get(name)
         loc = m.p.locations.get(v)
         if loc is None:
@@ -176,12 +176,19 @@ def _arith(op, a, b):
 
 
 def _cmp(op, a, b):
-    fa, fb, fn = build(a), build(b), _CMP[op]
+    fa, fn = build(a), _CMP[op]
+    if b[0] == "const" and op in ("==", "!="):
+        # The commonest test, `x == NAME`, needs no second closure call.
+        value = b[1]
+        if op == "==":
+            return lambda m, env: fa(m, env) == value
+        return lambda m, env: fa(m, env) != value
+    fb = build(b)
 
     def f(m, env):
         try:
             return fn(fa(m, env), fb(m, env))
-        except TypeError:
+        except TypeError:  # comparing a name with a number, or none with anything
             return False
 
     return f
@@ -236,11 +243,23 @@ _MISSING = object()
 
 def _fmt(parts):
     fs = [p if isinstance(p, str) else build(p) for p in parts]
+    show_text = _show_text
 
     def f(m, env):
-        return "".join(p if isinstance(p, str) else m.show(p(m, env)) for p in fs)
+        out = []
+        for p in fs:
+            if p.__class__ is str:
+                out.append(p)
+            else:
+                v = p(m, env)
+                out.append(v if v.__class__ is str else show_text(m, v))
+        return "".join(out)
 
     return f
+
+
+def _show_text(m, value) -> str:
+    return m.show(value)
 
 
 def _call(name, args):
@@ -248,6 +267,14 @@ def _call(name, args):
 
     fn = BUILTINS[name]
     fs = [build(a) for a in args]
+    if len(fs) == 0:
+        return lambda m, env: fn(m)
+    if len(fs) == 1:
+        (f1,) = fs
+        return lambda m, env: fn(m, f1(m, env))
+    if len(fs) == 2:
+        f1, f2 = fs
+        return lambda m, env: fn(m, f1(m, env), f2(m, env))
     return lambda m, env: fn(m, *[a(m, env) for a in fs])
 
 

@@ -24,7 +24,6 @@ from hustings.dsl.pack import load_pack
 from hustings.interpreter.errors import IllegalAction
 from hustings.interpreter.game import Game
 
-N_INVARIANT_GAMES = 200
 CUBE_POOLS = ("state", "media", "issue")  # 'endorsement' holds markers, not cubes
 LAST_TURN = 9
 
@@ -74,9 +73,21 @@ def test_cube_pools_are_the_piece_pools(program):
     assert program.initial.get("bag_pieces") == "supply"
 
 
-def test_invariants_hold_after_every_action_of_200_random_games(program):
+# 500 games of the base game with every event in play, and 100 with each optional rule.
+INVARIANT_RUNS = [({}, 500), ({"vice_presidents": True}, 100),
+                  ({"restricted_positioning": True}, 100)]
+
+
+@pytest.mark.parametrize(("options", "games"), INVARIANT_RUNS,
+                         ids=["base-500", "R11.1-vice-presidents-100",
+                              "R11.2-restricted-positioning-100"])
+def test_invariants_hold_after_every_action_of_random_games(options, games):
     # rule: R1.7 cubes are conserved (counts, not limits); R1.6 each card in one zone;
     # rule: R3.1 nine turns
+    check_invariants(load_pack(options=options), range(games))
+
+
+def check_invariants(program, seeds) -> None:
     players = tuple(program.players)
     player_set = set(players)
     card_ids = set(program.cards)
@@ -92,7 +103,7 @@ def test_invariants_hold_after_every_action_of_200_random_games(program):
     assert all(candidate_cards.values()), "each player should have a candidate card"
 
     total_actions = 0
-    for seed in range(N_INVARIANT_GAMES):
+    for seed in seeds:
         game = Game.new(program, seed=seed, safe=False)
         state = game.state
         expected_cubes = cube_totals(state, players)
@@ -142,7 +153,7 @@ def test_invariants_hold_after_every_action_of_200_random_games(program):
         assert game.result() is not None
         total_actions += step
     # the random games really exercised the engine
-    assert total_actions > 100 * N_INVARIANT_GAMES
+    assert total_actions > 100 * len(seeds)
 
 
 # ---- 2. determinism ---------------------------------------------------------
