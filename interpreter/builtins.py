@@ -134,6 +134,34 @@ def _sum_of(m, items, name) -> int:
     return total
 
 
+def _most_places(m, pool, places):
+    """The player leading more of `places` in `pool`; none on a tie."""
+    held = m.s.pools[pool]
+    counts = {p: 0 for p in m.p.players}
+    for where in places or []:
+        here = held.get(where)
+        if here is not None:
+            counts[here[0]] += 1
+    return _single_best(counts)
+
+
+def _most_support(m, pool, places):
+    """The player with more support in `pool` across `places`; none on a tie."""
+    held = m.s.pools[pool]
+    totals = {p: 0 for p in m.p.players}
+    for where in places or []:
+        here = held.get(where)
+        if here is not None:
+            totals[here[0]] += here[1]
+    return _single_best(totals)
+
+
+def _single_best(scores: dict[str, int]):
+    best = max(scores.values())
+    leaders = [p for p, v in scores.items() if v == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
 def _fail(m, message):
     raise RuleError(str(message))
 
@@ -165,6 +193,8 @@ BUILTINS = {
     "support": _support,
     "support_of": _support_of,
     "sum_of": _sum_of,
+    "most_places": _most_places,
+    "most_support": _most_support,
     "fail": _fail,
 }
 
@@ -175,4 +205,5 @@ ARITY = {
     "support_total": 2, "held": 2, "empty": 1, "unique": 1, "first": 1, "range": 2,
     "zone_size": 1, "is_card": 1, "fail": 1, "tally": 2, "at": 2, "last": 1, "owner": 2,
     "support": 2, "support_of": 3, "sum_of": 2,
+    "most_places": 2, "most_support": 2,
 }
