@@ -45,6 +45,10 @@ class Symbols:
     defaults: dict[str, set[str]] = field(default_factory=dict)
     functions: dict[str, list[str]] = field(default_factory=dict)
     durations: set[str] = field(default_factory=lambda: {"turn", "game"})
+    # Optional, so a loader that does not know them yet still works; the checks
+    # that need them (unknown card numbers, where tokens may stand) are skipped.
+    cards: set[int] | None = None
+    token_kind: str | None = None
 
     def all_names(self) -> set[str]:
         return (
@@ -68,6 +72,8 @@ class Compiler:
         self.positions: list[list[str]] = []
         self.calls: list[tuple[str, str, Source]] = []  # (caller, callee, where)
         self.used_phrases: set[str] = set()
+        self.spots: set[tuple[str, int, int]] = set()  # where errors were reported
+        self.missing_phrases: set[str] = set()  # library procedures already reported missing
 
     # ---- entry points ----------------------------------------------------
     def compile_text(
@@ -125,7 +131,12 @@ class _Unit:
         return self.src
 
     def error(self, node, code: str, message: str, hint: str = "") -> None:
-        self.c.report.error(self.where(node), code, message, hint)
+        where = self.where(node)
+        spot = (where.path, where.line, where.column)
+        if spot in self.c.spots:
+            return  # one error per spot: an unknown name should not also be a wrong type
+        self.c.spots.add(spot)
+        self.c.report.error(where, code, message, hint)
 
     # ---- statements ------------------------------------------------------
     def block(self, stmts) -> int:
@@ -150,7 +161,8 @@ class _Unit:
     def stmt(self, t: Tree) -> list[tuple]:
         handler = getattr(self, "s_" + t.data, None)
         if handler is None:
-            self.error(t, "E202", f"statement '{t.data}' is not supported here")
+            self.error(t, "E202", f"statement '{t.data}' is not supported here",
+                       "the grammar has a form the compiler does not know: report it")
             return []
         out = handler(*t.children) if t.children else handler()
         return out if isinstance(out, list) else [out]
@@ -197,9 +209,12 @@ class _Unit:
         missing = [p for p in params if p not in given and p not in optional]
         extra = [a for a in given if a not in params]
         if missing or extra:
+            wanted = [p for p in params if p in given or p in missing]
             self.error(node, "E303", f"'{proc}' takes ({', '.join(params)})"
                        + (f"; missing {', '.join(missing)}" if missing else "")
-                       + (f"; unknown {', '.join(extra)}" if extra else ""))
+                       + (f"; unknown {', '.join(extra)}" if extra else ""),
+                       f"write `do {proc}({', '.join(p + ': ...' for p in wanted)})`"
+                       if wanted else f"write `do {proc}`")
 
     def s_stop_stmt(self):
         return ("stop",)
@@ -208,7 +223,7 @@ class _Unit:
         return ("say", self.fmt(text))
 
     def s_record_stmt(self, name, owner, value):
-        who = self.expr(owner) if owner is not None else None
+        who = self.player(owner, "whose record") if owner is not None else None
         return ("record", str(name), who, self.expr(value))
 
     def s_finish_stmt(self):
@@ -223,6 +238,8 @@ class _Unit:
     def _gain_or_lose(self, verb, who, amount, name, support):
         n = str(name)
         w, a = self.expr(who), self.expr(amount)
+        self.expect(who, w, f"who {verb}s", "player")
+        self.expect(amount, a, f"the amount to {verb}", "number")
         if support is None:
             if n not in self.sym.counters:
                 self.error(name, "E304", f"'{n}' is not a counter",
@@ -235,6 +252,7 @@ class _Unit:
                        did_you_mean(n, self.sym.pools) or f"kinds: {', '.join(self.sym.pools)}")
             return []
         where = self.expr(support.children[0])
+        self.expect(support.children[0], where, "the place", "place:" + self.sym.pools[n])
         if verb == "lose":
             return ("remove", a, ("const", n), w, where)
         return self._phrase("gain_support", support, who=w, pool=("const", n), amount=a,
@@ -245,13 +263,18 @@ class _Unit:
         if n not in self.sym.counters:
             self.error(name, "E304", f"'{n}' is not a counter", did_you_mean(n, self.sym.counters))
             return []
-        return ("pay", self.expr(who), self.expr(amount), n)
+        w, a = self.expr(who), self.expr(amount)
+        self.expect(who, w, "who pays", "player")
+        self.expect(amount, a, "the amount to pay", "number")
+        return ("pay", w, a, n)
 
     def _phrase(self, proc: str, node, **args) -> tuple:
         self.c.used_phrases.add(proc)
         if proc not in self.sym.procedures:
-            self.error(node, "E306", f"this phrase needs the library procedure '{proc}'",
-                       f"define `{proc}` ({', '.join(PHRASES[proc])}) under `procedures:`")
+            if proc not in self.c.missing_phrases:  # once: the fix is in one place
+                self.c.missing_phrases.add(proc)
+                self.error(node, "E306", f"this phrase needs the library procedure '{proc}'",
+                           f"define `{proc}` ({', '.join(PHRASES[proc])}) under `procedures:`")
             return ("call", proc, [])
         self.c.calls.append((self.owner, proc, self.where(node)))
         return ("call", proc, list(args.items()))
@@ -261,8 +284,9 @@ class _Unit:
         if p is None:
             return []
         a = self.expr(amount)
+        self.expect(amount, a, "the amount to add", "number")
         return self._phrase(
-            "add_support", pool, who=self.expr(who), pool=("const", p), amount=a,
+            "add_support", pool, who=self.player(who, "who adds"), pool=("const", p), amount=a,
             targets=self.targets(targets, p), per=self._per(per, a),
             optional=("const", str(modal.children[0]) == "may"),
         )
@@ -272,16 +296,19 @@ class _Unit:
         if p is None:
             return []
         a = self.expr(amount)
-        chooser = self.expr(who)
+        self.expect(amount, a, "the amount to subtract", "number")
+        chooser = self.player(who, "who subtracts")
         return self._phrase(
             "subtract_support", pool, who=chooser,
-            victim=self.expr(victim) if victim is not None else chooser,
+            victim=self.player(victim, "whose support") if victim is not None else chooser,
             pool=("const", p), amount=a, targets=self.targets(targets, p),
             per=self._per(per, a), optional=("const", str(modal.children[0]) == "may"),
         )
 
     def _per(self, per, amount):
-        return self.expr(per.children[0]) if per is not None else amount
+        if per is None:
+            return amount
+        return self.number(per.children[0], "the limit per place")
 
     def _pool(self, name) -> str | None:
         n = str(name)
@@ -309,7 +336,7 @@ class _Unit:
                 continue
             members = self._members(kind, n)
             if not members:
-                self.error(node, "E307", f"'{n}' holds no {kind}",
+                self.error(_token_named(node, n), "E307", f"'{n}' holds no {kind}",
                            f"name {kind} or a place whose {kind} are listed on the board")
             parts.append(members)
         flat = [x for part in parts for x in part]
@@ -333,12 +360,21 @@ class _Unit:
         ]
 
     def s_place_stmt(self, amount, pool, who, where):
-        p = self._pool_expr(pool)
-        return ("place", self.expr(amount), p, self.expr(who), self.expr(where)) if p else []
+        return self._place_or_remove("place", amount, pool, who, where)
 
     def s_remove_stmt(self, amount, pool, who, where):
+        return self._place_or_remove("remove", amount, pool, who, where)
+
+    def _place_or_remove(self, verb, amount, pool, who, where):
         p = self._pool_expr(pool)
-        return ("remove", self.expr(amount), p, self.expr(who), self.expr(where)) if p else []
+        if not p:
+            return []
+        w = self.expr(where)
+        if p[0] == "const":
+            kind = "place:" + self.sym.pools[p[1]]
+            self.expect(where, w, f"where to {verb} {p[1]} support", kind)
+        return (verb, self.number(amount, f"the amount to {verb}"), p,
+                self.player(who, "whose support"), w)
 
     def _pool_expr(self, name) -> tuple | None:
         """A pool named outright, or a local name holding one (in library procedures)."""
@@ -348,19 +384,24 @@ class _Unit:
         return ("const", p) if p else None
 
     def s_bag_put_stmt(self, amount, who):
-        return ("bag_put", self.expr(amount), self.expr(who))
+        return ("bag_put", self.number(amount, "the number of cubes"),
+                self.player(who, "whose cubes"))
 
     def s_bag_empty_stmt(self):
         return ("bag_empty",)
 
     def s_move_token_stmt(self, who, where):
-        return ("move_token", self.expr(who), self.expr(where))
+        w = self.expr(where)
+        kind = self.sym.token_kind
+        self.expect(where, w, "where a token moves", "place:" + kind if kind else "place")
+        return ("move_token", self.player(who, "whose token"), w)
 
     def s_transfer_stmt(self, card, zone):
-        return ("transfer", self.expr(card), self.zone(zone))
+        return ("transfer", self.cards(card, "what is transferred"), self.zone(zone))
 
     def s_deal_stmt(self, n, source, target):
-        return ("deal", self.expr(n), self.zone(source), self.zone(target))
+        return ("deal", self.number(n, "the number of cards"), self.zone(source),
+                self.zone(target))
 
     def s_shuffle_stmt(self, zone):
         return ("shuffle", self.zone(zone))
@@ -382,7 +423,7 @@ class _Unit:
         return n
 
     def s_track_move_stmt(self, item, direction, amount, track):
-        delta = self.expr(amount)
+        delta = self.number(amount, "how far to move")
         if str(direction.children[0]) == "up":
             delta = ("neg", delta)
         return ("track_move", self.expr(item), delta, self._track(track))
@@ -391,19 +432,21 @@ class _Unit:
         return ("track_swap", self.expr(a), self.expr(b), self._track(track))
 
     def s_track_place_stmt(self, item, pos, track):
-        return ("track_place", self.expr(item), self.expr(pos), self._track(track))
+        return ("track_place", self.expr(item), self.number(pos, "the position"),
+                self._track(track))
 
     def s_flip_stmt(self, card, face):
-        return ("flip", self.expr(card), _unquote(face))
+        return ("flip", self.cards(card, "what is flipped"), _unquote(face))
 
     def s_reveal_stmt(self, zone, who):
-        return ("reveal", self.zone(zone), self.expr(who))
+        return ("reveal", self.zone(zone), self.player(who, "who sees the cards"))
 
     def s_prevent_stmt(self, cards):
-        return ("prevent", self.expr(cards))
+        return ("prevent", self.cards(cards, "what is prevented"))
 
     def s_event_stmt(self, card, who):
-        return ("event", self.expr(card), self.expr(who))
+        return ("event", self.cards(card, "whose event is resolved"),
+                self.player(who, "who resolves the event"))
 
     def s_until_stmt(self, duration, block):
         d = str(duration)
@@ -427,7 +470,8 @@ class _Unit:
             self.error(name, "E312", f"unknown effect '{n}'",
                        did_you_mean(n, self.sym.effects) or "declare it under `effects:`")
             return []
-        return ("effect", self.expr(who), n, self.expr(value) if value else None, self.duration)
+        return ("effect", self.player(who, "who has the effect"), n,
+                self.expr(value) if value else None, self.duration)
 
     def s_expire_stmt(self, duration):
         d = str(duration)
@@ -449,33 +493,33 @@ class _Unit:
         return ("if", branches, otherwise)
 
     def s_for_stmt(self, name, items, block):
-        e = self.expr(items)
+        e = self.items(items, "what `for` runs over")
         return ("for", self.bind(name), e, self.sub(block))
 
     def s_for_range_stmt(self, name, low, high, block):
-        e = ("call", "range", [self.expr(low), self.expr(high)])
+        e = ("call", "range", [self.number(low, "the start"), self.number(high, "the end")])
         return ("for", self.bind(name), e, self.sub(block))
 
     def s_repeat_stmt(self, n, block):
-        return ("repeat", self.expr(n), self.sub(block))
+        return ("repeat", self.number(n, "how many times to repeat"), self.sub(block))
 
     def s_while_stmt(self, cond, bound, block):
         return ("while", self.expr(cond), int(bound), self.sub(block))
 
     def s_choose_value_stmt(self, who, name, items, label):
-        w, e = self.expr(who), self.expr(items)
+        w, e = self.player(who, "who chooses"), self.items(items, "what is chosen from")
         self.bind(name)
         lab = self.fmt(label.children[0]) if label is not None else None
         return ("choose", w, str(name), e, lab)
 
     def s_choose_menu_stmt(self, who, *options):
-        w = self.expr(who)
+        w = self.player(who, "who chooses")
         compiled = []
         for opt in options:
             label, over, cond, block = opt.children
             var, items = None, None
             if over is not None:
-                items = self.expr(over.children[1])
+                items = self.items(over.children[1], "what the option runs over")
                 var = self.bind(over.children[0])
             c = self.expr(cond.children[0]) if cond is not None else None
             compiled.append((self.fmt(label), var, items, c, self.sub(block)))
@@ -487,7 +531,8 @@ class _Unit:
             return self.e_name(t)
         handler = getattr(self, "e_" + t.data, None)
         if handler is None:
-            self.error(t, "E203", f"expression '{t.data}' is not supported")
+            self.error(t, "E203", f"expression '{t.data}' is not supported",
+                       "the grammar has a form the compiler does not know: report it")
             return ("const", None)
         return handler(*t.children)
 
@@ -534,14 +579,24 @@ class _Unit:
         if n in sym.counters or n in sym.effects:
             self.error(tok, "E314", f"'{n}' needs an owner", f"write `{n} of PLAYER`")
             return ("const", None)
-        self.error(tok, "E315", f"unknown name '{n}'",
-                   did_you_mean(n, sym.all_names() | self.scope) or "")
+        self.error(tok, "E315", f"unknown name '{n}'", self._name_hint(n))
         return ("const", None)
+
+    def _name_hint(self, n: str) -> str:
+        """A near name; or the id of a place written by its full name (`Texas` -> `TX`)."""
+        for loc_id, attrs in self.sym.locations.items():
+            if str(attrs.get("name", "")).replace(" ", "").lower() == n.lower():
+                return f"did you mean `{loc_id}` ({attrs['name']})?"
+        return did_you_mean(n, self.sym.all_names() | self.scope)
 
     def e_prop(self, name, sub):
         n = str(name)
         target = self.expr(sub)
         sym = self.sym
+        if n in sym.counters or n in sym.zones or n in sym.effects or n in ("location", "opponent"):
+            self.expect(sub, target, f"the owner of `{n}`", "player")
+        elif n in sym.attributes and n not in BUILTIN_PROPS:
+            self._expect_thing(sub, target, n)
         if n in sym.counters:
             return ("counter", n, target)
         if n in sym.zones:
@@ -565,11 +620,18 @@ class _Unit:
 
     def e_support_of(self, pool, who, where):
         p = self._pool(pool)
-        return ("support_of", p, self.expr(who), self.expr(where)) if p else ("const", 0)
+        if not p:
+            return ("const", 0)
+        return ("support_of", p, self.player(who, "whose support"), self._at(p, where))
 
     def e_support_at(self, pool, where):
         p = self._pool(pool)
-        return ("support_at", p, self.expr(where)) if p else ("const", 0)
+        return ("support_at", p, self._at(p, where)) if p else ("const", 0)
+
+    def _at(self, pool: str, where) -> tuple:
+        w = self.expr(where)
+        self.expect(where, w, f"where {pool} support is counted", "place:" + self.sym.pools[pool])
+        return w
 
     def e_call(self, name, *args):
         n = str(name)
@@ -593,10 +655,28 @@ class _Unit:
         return ("call", n, es)
 
     def e_compare(self, a, op, b):
-        return ("cmp", " ".join(str(t) for t in op.children), self.expr(a), self.expr(b))
+        o = " ".join(str(t) for t in op.children)
+        ea, eb = self.expr(a), self.expr(b)
+        if o in ("<", "<=", ">", ">="):
+            self.expect(a, ea, f"the left side of `{o}`", "number")
+            self.expect(b, eb, f"the right side of `{o}`", "number")
+        elif o in ("in", "not in"):
+            self.expect(b, eb, f"the right side of `{o}`", "list", "text")
+        else:
+            self._expect_comparable(a, ea, eb, o)
+        return ("cmp", o, ea, eb)
 
     def e_arith(self, a, op, b):
-        return ("arith", str(op.children[0]), self.expr(a), self.expr(b))
+        o = str(op.children[0])
+        ea, eb = self.expr(a), self.expr(b)
+        wanted = ("number", "list", "text") if o == "+" else ("number",)
+        self.expect(a, ea, f"the left side of `{o}`", *wanted)
+        self.expect(b, eb, f"the right side of `{o}`", *wanted)
+        ka, kb = self.kind_of(ea), self.kind_of(eb)
+        if o == "+" and ka in wanted and kb in wanted and ka != kb:
+            self.error(b, "E320", f"type mismatch: `+` joins {_want(ka)} and {_want(kb)}",
+                       "add numbers to numbers, lists to lists (`[x]`), text to text")
+        return ("arith", o, ea, eb)
 
     def e_and_(self, a, b):
         return ("and", self.expr(a), self.expr(b))
@@ -608,34 +688,237 @@ class _Unit:
         return ("not", self.expr(a))
 
     def e_neg(self, a):
-        return ("neg", self.expr(a))
+        return ("neg", self.number(a, "what `-` negates"))
 
     def e_where(self, src, cond):
-        return ("where", self.expr(src), self.expr(cond))
+        return ("where", self.items(src, "what `where` filters"), self.expr(cond))
+
+    # ---- types -----------------------------------------------------------
+    # A light, conservative check: only values whose kind the compiler can see
+    # (constants, counts, comparisons, lists) are checked; anything computed at
+    # run time (a variable, a function's result) passes.
+    def kind_of(self, e: tuple) -> str | None:
+        """'number', 'text', 'truth value', 'player', 'place:KIND', 'place', 'list',
+        'pool', 'zone', 'none', or None when it cannot be known before the game runs."""
+        op = e[0]
+        if op == "const":
+            return self._const_kind(e[1])
+        if op == "arith":
+            if e[1] != "+":
+                return "number"
+            kinds = {self.kind_of(e[2]), self.kind_of(e[3])}
+            return "list" if "list" in kinds else ("number" if "number" in kinds else None)
+        return _OP_KINDS.get(op)
+
+    def _const_kind(self, v: Any) -> str:
+        sym = self.sym
+        if v is None:
+            return "none"
+        if isinstance(v, bool):
+            return "truth value"
+        if isinstance(v, int):
+            return "number"
+        if isinstance(v, list):
+            return "list"
+        if v in sym.players:
+            return "player"
+        if v in sym.locations:
+            return "place:" + str(sym.locations[v]["kind"])
+        if v in sym.pools:
+            return "pool"
+        if v in sym.zones:
+            return "zone"
+        return "text"
+
+    def expect(self, node, e: tuple, what: str, *wanted: str) -> None:
+        """Report E320 if `e` is known to be none of the `wanted` kinds."""
+        got = self.kind_of(e)
+        if got is None or got == "none" or any(_fits(got, w) for w in wanted):
+            return
+        self.error(node, "E320", f"type mismatch: {what} must be {_want(wanted[0])}, "
+                   f"not {self.show(e, got)}", self._type_hint(wanted[0], e))
+
+    def number(self, node, what: str) -> tuple:
+        e = self.expr(node)
+        self.expect(node, e, what, "number")
+        return e
+
+    def player(self, node, what: str) -> tuple:
+        e = self.expr(node)
+        self.expect(node, e, what, "player")
+        return e
+
+    def items(self, node, what: str) -> tuple:
+        e = self.expr(node)
+        self.expect(node, e, what, "list")
+        return e
+
+    def cards(self, node, what: str) -> tuple:
+        """A card or a list of cards: constants must be card numbers the pack has."""
+        e = self.expr(node)
+        if e[0] == "list":
+            nodes = [c for c in node.children if c is not None]
+            for sub, item in zip(nodes, e[1], strict=False):
+                self._card(sub, item, what)
+        elif e[0] == "const" and isinstance(e[1], list):
+            nodes = [c for c in node.children if c is not None] \
+                if isinstance(node, Tree) and node.data == "list" else [node] * len(e[1])
+            for sub, value in zip(nodes, e[1], strict=False):
+                self._card(sub, ("const", value), what)
+        else:
+            self._card(node, e, what)
+        return e
+
+    def _card(self, node, e: tuple, what: str) -> None:
+        if e[0] != "const" or e[1] is None:
+            self.expect(node, e, what, "card", "number", "list")
+            return
+        v = e[1]
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.expect(node, e, what, "card")
+        elif self.sym.cards is not None and v not in self.sym.cards:
+            numbers = sorted(self.sym.cards)
+            self.error(node, "E321", f"there is no card {v}",
+                       did_you_mean(str(v), numbers)
+                       or f"card numbers run from {numbers[0]} to {numbers[-1]}" if numbers
+                       else "")
+
+    def _expect_thing(self, node, e: tuple, prop: str) -> None:
+        """`PROP of X`: properties belong to places and cards."""
+        got = self.kind_of(e)
+        if got is not None and got not in ("none", "number", "text") \
+                and not got.startswith("place"):
+            self.error(node, "E320", f"type mismatch: `{prop} of` needs a place or a card, "
+                       f"not {self.show(e, got)}", "properties belong to places and cards")
+        elif got == "number" and e[0] == "const":
+            self._card(node, e, f"`{prop} of`")
+
+    def _expect_comparable(self, node, a: tuple, b: tuple, op: str) -> None:
+        ka, kb = self.kind_of(a), self.kind_of(b)
+        if ka is None or kb is None or "none" in (ka, kb) or "text" in (ka, kb):
+            return  # text may be any name; none compares with anything
+        if _family(ka) != _family(kb):
+            self.error(node, "E320", f"type mismatch: `{op}` compares {self.show(a, ka)} "
+                       f"with {self.show(b, kb)}", "the two sides can never be equal")
+
+    def show(self, e: tuple, kind: str) -> str:
+        if e[0] != "const":
+            return _want(kind)
+        v = e[1]
+        if kind.startswith("place:"):
+            return f"'{v}' (one of the {kind[6:]})"
+        if kind in ("player", "pool", "zone"):
+            return f"'{v}' ({_want(kind)})"
+        if kind == "text":
+            return f'the text "{v}"'
+        if kind == "number":
+            return f"the number {v}"
+        if kind == "truth value":
+            return f"`{str(v).lower()}`"
+        return _want(kind)
+
+    def _type_hint(self, wanted: str, e: tuple) -> str:
+        sym = self.sym
+        if wanted == "player":
+            return f"players: {', '.join(sym.players)}"
+        if wanted.startswith("place:"):
+            kind = wanted[6:]
+            places = sym.kinds.get(kind, [])
+            near = did_you_mean(str(e[1]), places) if e[0] == "const" else ""
+            return near or (f"one of the {kind}, such as `{places[0]}`" if places else "")
+        if wanted == "place":
+            return "a place on the board"
+        if wanted == "list":
+            kind = next(iter(sym.kinds), None)
+            example = f", a kind of place such as `{kind}`" if kind else ""
+            return f"write a list `[a, b]`{example}, or `cards(ZONE)`"
+        if wanted == "card":
+            return "write the card's number"
+        return "write a number, or an expression that counts something"
 
     # ---- text templates --------------------------------------------------
     def fmt(self, tok) -> tuple:
         """A quoted string; `{expr}` parts are evaluated when the text is shown."""
-        text = _unquote(tok)
+        raw = str(tok)
+        quoted = raw.startswith('"')
+        text = raw[1:-1] if quoted else raw
+        start = self.where(tok)
         parts: list[Any] = []
         pos = 0
         for m in re.finditer(r"\{([^{}]*)\}", text):
             if m.start() > pos:
-                parts.append(text[pos:m.start()])
+                parts.append(_unescape(text[pos:m.start()]))
+            # The expression's own position, so its errors point inside the string.
+            inner = Source(start.path, start.line, start.column + m.start(1) + int(quoted))
             try:
-                tree = parse(m.group(1), self.where(tok), start="expr")
-                parts.append(self.expr(tree))
+                tree = parse(_unescape(m.group(1)), inner, start="expr")
             except DslSyntaxError as e:
-                self.c.report.error(self.where(tok), "E204",
-                                    f"bad expression in text: {{{m.group(1)}}}", e.hint)
+                self.c.report.error(e.source, "E204",
+                                    f"bad expression in text: {{{m.group(1)}}}: {e.message}",
+                                    e.hint)
+            else:
+                outer, self.src = self.src, inner
+                parts.append(self.expr(tree))
+                self.src = outer
             pos = m.end()
         if pos < len(text):
-            parts.append(text[pos:])
+            parts.append(_unescape(text[pos:]))
         if all(isinstance(p, str) for p in parts):
             return ("const", "".join(parts))
         return ("fmt", parts)
 
 
+def _token_named(node, name: str):
+    """The token spelling `name` inside `node` (to point at one item of a list), else `node`."""
+    if isinstance(node, Token):
+        return node
+    for tok in node.scan_values(lambda v: isinstance(v, Token)):
+        if str(tok) == name:
+            return tok
+    return node
+
+
 def _unquote(tok) -> str:
     s = str(tok)
-    return s[1:-1].replace('\\"', '"') if s.startswith('"') else s
+    return _unescape(s[1:-1]) if s.startswith('"') else s
+
+
+def _unescape(s: str) -> str:
+    return s.replace('\\"', '"')
+
+
+# What an instruction yields, when that does not depend on its operands.
+_OP_KINDS = {
+    "neg": "number", "counter": "number", "support_of": "number", "support_at": "number",
+    "effect": "number", "cmp": "truth value", "and": "truth value", "or": "truth value",
+    "not": "truth value", "cards": "list", "list": "list", "where": "list", "track": "list",
+    "effect_list": "list", "fmt": "text", "opponent": "player", "zone": "zone",
+    "token": "place",
+}
+
+_WORDS = {
+    "number": "a number", "text": "text", "truth value": "a truth value", "player": "a player",
+    "place": "a place", "list": "a list", "pool": "a kind of support", "zone": "a zone of cards",
+    "card": "a card number", "none": "none",
+}
+
+
+def _want(kind: str) -> str:
+    if kind.startswith("place:"):
+        return f"one of the {kind[6:]}"
+    return _WORDS.get(kind, kind)
+
+
+def _fits(got: str, wanted: str) -> bool:
+    if got == wanted:
+        return True
+    if wanted == "place":
+        return got.startswith("place")
+    if wanted.startswith("place:"):
+        return got == "place"  # a token's place: its kind is not known before the game
+    return False
+
+
+def _family(kind: str) -> str:
+    """Kinds that may meet in `==`: any two places may be compared, not a place and a number."""
+    return "place" if kind.startswith("place") else kind

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -13,6 +16,10 @@ class Source:
     path: str
     line: int = 1
     column: int = 1
+    # (offset in the snippet, file line, file column) where each file line of a
+    # snippet starts; lets an expression read as one line (a folded `>` block)
+    # point back into the right line of the file.
+    folds: tuple[tuple[int, int, int], ...] = field(default=(), compare=False, repr=False)
 
     def at(self, line: int, column: int) -> Source:
         """The absolute position of (line, column) inside this snippet.
@@ -20,6 +27,12 @@ class Source:
         Every line of a snippet is indented alike (a YAML block scalar), so the
         snippet's starting column shifts each of its lines.
         """
+        if line == 1 and self.folds:
+            offset = column - 1
+            starts = [f for f in self.folds if f[0] <= offset]
+            if starts:
+                start, fline, fcol = starts[-1]
+                return Source(self.path, fline, fcol + offset - start)
         return Source(self.path, self.line + line - 1, column + self.column - 1)
 
     def __str__(self) -> str:
@@ -58,13 +71,28 @@ class Report:
         return [d for d in self.diagnostics if d.severity == "warning"]
 
 
-def did_you_mean(word: str, candidates) -> str:
-    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in candidates}
-        if word.lower() in lowered:
-            close = [lowered[word.lower()]]
-    return f"did you mean `{close[0]}`?" if close else ""
+def closest(word: str, candidates: Iterable[Any], cutoff: float = 0.6) -> str | None:
+    """The candidate nearest to `word` (case aside), or None if none is near.
+
+    Ties go to a candidate sharing a longer prefix, then to the earlier one, so
+    `=` suggests `==` rather than `>=`.
+    """
+    names = [str(c) for c in candidates]
+    low = word.lower()
+    best, best_key = None, None
+    for i, name in enumerate(names):
+        ratio = difflib.SequenceMatcher(None, low, name.lower()).ratio()
+        if ratio < cutoff:
+            continue
+        key = (ratio, len(os.path.commonprefix([low, name.lower()])), -i)
+        if best_key is None or key > best_key:
+            best, best_key = name, key
+    return best
+
+
+def did_you_mean(word: str, candidates: Iterable[Any]) -> str:
+    close = closest(str(word), candidates)
+    return f"did you mean `{close}`?" if close is not None and close != str(word) else ""
 
 
 class ContentError(Exception):

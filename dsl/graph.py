@@ -57,13 +57,18 @@ def check_graph(
     comp: Any, entry: str, report: Report, defined: dict[str, Source] | None = None
 ) -> None:
     g = call_graph(comp)
-    for cycle in nx.simple_cycles(g):
+    for cycle in sorted(nx.simple_cycles(g)):
+        # Start each loop at its first name, so the report is the same every run.
+        at = cycle.index(min(cycle))
+        cycle = cycle[at:] + cycle[:at]
         first = cycle[0]
         nxt = cycle[1] if len(cycle) > 1 else cycle[0]
         where = g.edges[first, nxt]["where"]
         path = " -> ".join(cycle + [first])
         report.error(where, "E401", f"unbounded loop: {path} can call itself forever",
                      "use a bounded `repeat`, `for` or `while ..., at most N times` instead")
+    if entry not in comp.sym.procedures:
+        return  # E107 already says so; without the entry every procedure would look dead
     roots = {entry} | {n for n in g if n.startswith("card ")}
     reached = set()
     for r in roots:

@@ -1,19 +1,27 @@
 """Parses effect text with the Lark grammar in grammar.lark.
 
 Every node keeps its line and column, so later passes can point at the exact
-spot in the content file.
+spot in the content file. Syntax errors name what was expected, in the
+designer's words, with a "did you mean" for a misspelt keyword.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.exceptions import (
+    LarkError,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
+from lark.indenter import DedentError, Indenter
 
-from .diagnostics import Source
+from .diagnostics import Source, did_you_mean
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -49,40 +57,164 @@ def parser() -> Lark:
 
 _READABLE = {
     "_NL": "end of line", "_INDENT": "indented block", "_DEDENT": "end of block",
-    "NAME": "a name", "NUMBER": "a number", "STRING": "a quoted string",
-    "COLON": "':'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
-    "RSQB": "']'", "EQUAL": "'='", "$END": "end of text",
+    "NAME": "a name", "NUMBER": "a number", "STRING": "a quoted string", "$END": "end of text",
 }
 
 
+@lru_cache(maxsize=1)
+def literals() -> dict[str, str]:
+    """Terminal name -> the text it matches, for the grammar's fixed words and signs."""
+    return {t.name: t.pattern.value for t in parser().terminals if t.pattern.type == "str"}
+
+
+@lru_cache(maxsize=1)
+def statement_words() -> set[str]:
+    """Keywords that can start a statement (`move`, `place`, `if` ...)."""
+    accepts = parser().parse_interactive("", start="start").accepts()
+    lits = literals()
+    return {lits[t] for t in accepts if t in lits and lits[t].isalpha()}
+
+
+def _readable(term: str) -> str:
+    if term in _READABLE:
+        return _READABLE[term]
+    lit = literals().get(term)
+    return f"'{lit}'" if lit is not None else term.lower()
+
+
 def _expected(terms) -> str:
-    names = sorted({_READABLE.get(t, t.lower().strip('"')) for t in terms})
+    names = sorted({_readable(t) for t in terms})
     return ", ".join(names[:8]) + (" ..." if len(names) > 8 else "")
 
 
 def parse(text: str, source: Source, start: str = "start") -> Tree:
     if start == "expr":
-        body = " ".join(text.split())
+        # One line, but every character keeps its offset, so positions map back
+        # to the file through the source's folds.
+        body = text.replace("\r", " ").replace("\n", " ")
     else:
         body = text if text.endswith("\n") else text + "\n"
     try:
         return parser().parse(body, start=start)
+    except DedentError:
+        line, col, hint = _bad_dedent(body)
+        raise DslSyntaxError(source.at(line, col),
+                             "this line's indentation matches no enclosing block", hint) from None
     except UnexpectedInput as e:
-        line, col = max(getattr(e, "line", 1), 1), max(getattr(e, "column", 1), 1)
-        where = source.at(line, col)
-        if isinstance(e, UnexpectedToken):
-            token = e.token
-            shown = "end of line" if token.type == "_NL" else repr(str(token))
-            if token.type in ("_INDENT", "_DEDENT"):
-                shown = "a change of indentation"
-            raise DslSyntaxError(
-                where, f"unexpected {shown}", f"expected {_expected(e.expected)}"
-            ) from None
-        if isinstance(e, UnexpectedCharacters):
-            raise DslSyntaxError(
-                where, f"unexpected character {e.char!r}",
-                "names are letters, digits and '_'; text goes in double quotes",
-            ) from None
-        if isinstance(e, UnexpectedEOF):
-            raise DslSyntaxError(where, "the text ends too early", "finish the statement") from None
-        raise DslSyntaxError(where, str(e)) from None
+        raise _syntax_error(e, body, source) from None
+    except LarkError as e:  # anything else from the parser is still a syntax problem
+        raise DslSyntaxError(source, f"syntax error: {e}") from None
+
+
+def _syntax_error(e: UnexpectedInput, body: str, source: Source) -> DslSyntaxError:
+    line, col = max(getattr(e, "line", 1) or 1, 1), max(getattr(e, "column", 1) or 1, 1)
+    lines = body.split("\n")
+    if isinstance(e, UnexpectedToken):
+        return _unexpected_token(e, lines, source, line, col)
+    if isinstance(e, UnexpectedCharacters):
+        if e.char == '"':
+            return DslSyntaxError(source.at(line, col), "a quoted string is never closed",
+                                  'end it with `"` on the same line')
+        return DslSyntaxError(source.at(line, col), f"unexpected character {e.char!r}",
+                              "names are letters, digits and '_'; text goes in double quotes")
+    if isinstance(e, UnexpectedEOF):
+        return DslSyntaxError(source.at(line, col), "the text ends too early",
+                              "finish the statement")
+    return DslSyntaxError(source.at(line, col), str(e))
+
+
+def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
+                      line: int, col: int) -> DslSyntaxError:
+    token, expected = e.token, set(e.expected or ())
+    expect = f"expected {_expected(expected)}"
+    if token.type == "_INDENT":
+        # The token sits at the end of the line before; the culprit is the next line.
+        nxt = _next_code_line(lines, line)
+        indent = len(lines[nxt - 1]) - len(lines[nxt - 1].lstrip()) if nxt else 0
+        return DslSyntaxError(
+            source.at(nxt or line, indent + 1 if nxt else col),
+            "this line is indented, but the line above does not end with ':'",
+            "only a line ending in ':' (if, for, repeat, until ..., a menu option) opens "
+            "an indented block; line it up with the line above")
+    if token.type == "_DEDENT":
+        return DslSyntaxError(source.at(line, col), "the block ends too early", expect)
+    if token.type == "_NL":
+        return DslSyntaxError(source.at(line, col), "unexpected end of line", expect)
+    if token.type == "$END":
+        last = max((n for n, text in enumerate(lines, 1) if _code(text)), default=1)
+        end = len(lines[last - 1].split("#")[0].rstrip()) + 1 if lines else 1
+        return DslSyntaxError(source.at(last, end), "the text ends too early", expect)
+    if "_NL" in expected and _ends_block_opener(lines, line, col):
+        return DslSyntaxError(source.at(line, col), "expected an indented block after ':'",
+                              "indent the lines that belong to it")
+    word = str(token)
+    keywords = [literals()[t] for t in expected if t in literals()]
+    close = did_you_mean(word, keywords)
+    if close:
+        return DslSyntaxError(source.at(line, col), f"unexpected {word!r}", f"{close} {expect}")
+    first = _misspelt_statement_word(lines[line - 1] if line <= len(lines) else "", col)
+    if first is not None:
+        start, wrong, hint = first
+        return DslSyntaxError(source.at(line, start), f"'{wrong}' does not start a statement",
+                              hint)
+    return DslSyntaxError(source.at(line, col), f"unexpected {word!r}", expect)
+
+
+def _ends_block_opener(lines: list[str], line: int, col: int) -> bool:
+    """Whether the token is the first on its line and the line before ends with ':'."""
+    text = lines[line - 1] if line <= len(lines) else ""
+    if text[:col - 1].strip():
+        return False
+    prev = _prev_code_line(lines, line)
+    return prev is not None and lines[prev - 1].split("#")[0].rstrip().endswith(":")
+
+
+def _misspelt_statement_word(text: str, col: int) -> tuple[int, str, str] | None:
+    """`mov nixon to MD`: the first word is a near miss of a statement keyword."""
+    m = re.match(r"(\s*)([A-Za-z_]\w*)\s+$", text[:col - 1])
+    if not m or m.group(2) in literals().values():
+        return None
+    hint = did_you_mean(m.group(2), statement_words())
+    return (len(m.group(1)) + 1, m.group(2), hint) if hint else None
+
+
+def _code(text: str) -> str:
+    return text.split("#")[0].strip()
+
+
+def _next_code_line(lines: list[str], line: int) -> int | None:
+    for i in range(line, len(lines)):
+        if _code(lines[i]):
+            return i + 1
+    return None
+
+
+def _prev_code_line(lines: list[str], line: int) -> int | None:
+    for i in range(line - 2, -1, -1):
+        if _code(lines[i]):
+            return i + 1
+    return None
+
+
+def _bad_dedent(body: str) -> tuple[int, int, str]:
+    """The first line whose indentation closes a block to a level that was never opened."""
+    stack = [0]
+    depth = 0  # inside brackets, line starts are not indentation
+    for n, raw in enumerate(body.split("\n"), start=1):
+        code = _code(raw)
+        if not code:
+            continue
+        wide = raw.expandtabs(_Indenter.tab_len)
+        indent = len(wide) - len(wide.lstrip())
+        if depth == 0:
+            popped = None
+            while indent < stack[-1]:
+                popped = stack.pop()
+            if indent > stack[-1] and popped is not None:
+                return n, len(raw) - len(raw.lstrip()) + 1, (
+                    f"indent it by {stack[-1]} or {popped} spaces, like the block it belongs to")
+            if indent > stack[-1]:
+                stack.append(indent)
+        depth = max(0, depth + code.count("(") + code.count("[")
+                    - code.count(")") - code.count("]"))
+    return 1, 1, "check the indentation"

@@ -1,21 +1,36 @@
-"""Prints the result of `hustings check` as text, JSON or GitHub annotations."""
+"""Prints the result of `hustings check` as text, JSON or GitHub annotations.
+
+Exit status: 0 when the pack compiles (warnings allowed), 1 on content errors.
+Usage errors (exit 2) are argparse's business in cli.py.
+"""
 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 from ..dsl.diagnostics import Diagnostic
 from ..dsl.pack import Loaded
 
 
+@lru_cache(maxsize=64)
+def _lines(path: str) -> tuple[str, ...]:
+    try:
+        return tuple(Path(path).read_text(encoding="utf-8").splitlines())
+    except (OSError, UnicodeDecodeError):
+        return ()
+
+
 def caret(d: Diagnostic) -> str:
     """The source line with a caret under the column, when the file can be read."""
-    try:
-        line = Path(d.source.path).read_text(encoding="utf-8").splitlines()[d.source.line - 1]
-    except (OSError, IndexError):
+    lines = _lines(d.source.path)
+    if not 1 <= d.source.line <= len(lines):
         return ""
-    return f"  {line}\n  {' ' * (d.source.column - 1)}^"
+    line = lines[d.source.line - 1]
+    # Tabs widen on screen; measure the caret's offset the same way.
+    offset = len(line[:max(d.source.column - 1, 0)].expandtabs())
+    return f"  {line.expandtabs()}\n  {' ' * offset}^"
 
 
 def summary(loaded: Loaded) -> str:
@@ -28,11 +43,36 @@ def summary(loaded: Loaded) -> str:
     return ", ".join(parts)
 
 
-def print_check(loaded: Loaded, fmt: str, elapsed: float, path: Path) -> int:
+def counts(loaded: Loaded) -> str:
+    """'2 errors, 1 warning' (empty when there is nothing to count)."""
+    e, w = len(loaded.report.errors), len(loaded.report.warnings)
+    parts = [f"{e} error{'s' * (e != 1)}"] if e else []
+    parts += [f"{w} warning{'s' * (w != 1)}"] if w else []
+    return ", ".join(parts)
+
+
+def github_line(d: Diagnostic) -> str:
+    """A GitHub Actions workflow command (`::error file=F,line=N,col=M::message`)."""
+    kind = "error" if d.severity == "error" else "warning"
+    text = f"[{d.code}] {d.message}" + (f" ({d.hint})" if d.hint else "")
+    return (f"::{kind} file={_escape(d.source.path, True)},line={d.source.line},"
+            f"col={d.source.column}::{_escape(text)}")
+
+
+def _escape(text: str, prop: bool = False) -> str:
+    """Workflow commands escape %, CR and LF (and, in properties, ':' and ',')."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if prop else text
+
+
+def print_check(loaded: Loaded, fmt: str, elapsed: float, path: Path | str) -> int:
     diags = loaded.report.diagnostics
+    _lines.cache_clear()  # files may have changed since the last check in this process
     if fmt == "json":
         print(json.dumps({
             "ok": loaded.program is not None,
+            "errors": len(loaded.report.errors),
+            "warnings": len(loaded.report.warnings),
             "diagnostics": [
                 {"path": d.source.path, "line": d.source.line, "column": d.source.column,
                  "severity": d.severity, "code": d.code, "message": d.message, "hint": d.hint}
@@ -43,10 +83,7 @@ def print_check(loaded: Loaded, fmt: str, elapsed: float, path: Path) -> int:
         }))
     elif fmt == "github":
         for d in diags:
-            kind = "error" if d.severity == "error" else "warning"
-            text = f"[{d.code}] {d.message}" + (f" ({d.hint})" if d.hint else "")
-            print(f"::{kind} file={d.source.path},line={d.source.line},"
-                  f"col={d.source.column}::{text}")
+            print(github_line(d))
     else:
         for d in diags:
             print(f"{d.source}: {d.severity}[{d.code}]: {d.message}")
@@ -59,5 +96,7 @@ def print_check(loaded: Loaded, fmt: str, elapsed: float, path: Path) -> int:
             missing = ", ".join(str(n) for n in loaded.stats.without_event)
             print(f"note: campaign cards without an event yet: {missing}")
         status = "ok" if loaded.program is not None else "failed"
-        print(f"{path}: {status}: {summary(loaded)} ({elapsed:.2f} s)")
+        counted = counts(loaded)
+        print(f"{path}: {status}: {counted + '; ' if counted else ''}{summary(loaded)} "
+              f"({elapsed:.2f} s)")
     return 0 if loaded.program is not None else 1

