@@ -6,6 +6,7 @@ compiled -> effect graph checks -> Program.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from ..schemas.content import Board, Card, CardList, PackManifest, RulesFile
 from .compiler import Compiler, Symbols
 from .diagnostics import ContentError, Report, Source
 from .graph import check_graph
+from .mods import ModStack
 from .yamlsource import YamlFile, read_yaml, validate
 
 BUILTIN_PACKS = Path(__file__).resolve().parent.parent / "content"
@@ -40,31 +42,42 @@ class Loaded:
     stats: PackStats
 
 
-def load_pack(path: Path | str | None = None, options: dict[str, bool] | None = None) -> Program:
-    """Compile a pack; raise ContentError listing every problem if it has errors."""
-    loaded = check_pack(path, options)
+ModPaths = Iterable[Path | str]
+
+
+def load_pack(path: Path | str | None = None, options: dict[str, bool] | None = None,
+              mods: ModPaths = ()) -> Program:
+    """Compile a pack, with mods applied in order; raise ContentError listing every problem."""
+    loaded = check_pack(path, options, mods)
     if loaded.program is None:
         raise ContentError(loaded.report)
     return loaded.program
 
 
-def check_pack(path: Path | str | None = None, options: dict[str, bool] | None = None) -> Loaded:
+def check_pack(path: Path | str | None = None, options: dict[str, bool] | None = None,
+               mods: ModPaths = ()) -> Loaded:
+    """Load and compile a pack (default: the built-in 1960) with mod folders applied in order.
+
+    The files on disk are only read: mods change the pack as it is loaded.
+    """
     root = Path(path) if path is not None else builtin_pack()
     report = Report()
     stats = PackStats()
-    program = _Loader(root, report, stats, options or {}).load()
+    program = _Loader(root, report, stats, options or {}, [Path(m) for m in mods]).load()
     if report.errors:
         program = None
     return Loaded(program, report, stats)
 
 
 class _Loader:
-    def __init__(self, root: Path, report: Report, stats: PackStats, options: dict) -> None:
+    def __init__(self, root: Path, report: Report, stats: PackStats, options: dict,
+                 mods: list[Path] | None = None) -> None:
         self.root = root
         self.report = report
         self.stats = stats
         self.option_values = options
         self.functions: list = []
+        self.mods = ModStack(self, mods or [])
 
     def display(self, path: Path) -> str:
         try:
@@ -81,6 +94,10 @@ class _Loader:
         if manifest_file is None:
             return None
         manifest = validate(PackManifest, manifest_file, self.report)
+        if manifest is None:
+            return None
+        self.mods.read(manifest)
+        manifest = self.mods.apply_manifest(manifest, manifest_file)
         if manifest is None:
             return None
         options = {k: v.default for k, v in manifest.options.items()}
@@ -102,7 +119,7 @@ class _Loader:
             return None
         board = validate(Board, f, self.report)
         self.board_file = f
-        return board
+        return self.mods.apply_board(board, manifest) if board is not None else None
 
     def load_cards(self, manifest: PackManifest, options: dict) -> list[tuple[Card, YamlFile, Any]]:
         out = []
@@ -122,6 +139,7 @@ class _Loader:
                     card = validate(Card, f, self.report)
                     if card:
                         out.append((card, f, f.data))
+        out = self.mods.apply_cards(out)
         kept = []
         seen: dict[int, str] = {}
         for card, f, node in out:
@@ -149,6 +167,7 @@ class _Loader:
                 out.append((name, proc, f, f.data["procedures"][name]))
             for name, fn in rules.functions.items():
                 self.functions.append((name, fn, f, f.data["functions"][name]))
+        out, self.functions = self.mods.apply_rules(out, self.functions)
         return out
 
     # ---- symbols and compilation ----------------------------------------

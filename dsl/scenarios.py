@@ -3,6 +3,11 @@
 A scenario starts from the pack's initial state, applies `setup`, then runs a
 procedure (or the whole game) lazily at the first step that needs it, so
 `force` and `cards` steps can line up chance before anything is drawn.
+
+Mods: a Runner applies the mods it is given (`hustings scenario --mod M`) to
+every scenario; `run_paths` also applies, after those, the mod a scenario file
+sits in (the nearest enclosing folder with a mod.yaml, not beyond a pack), so a
+mod's own scenarios run with the mod without being told.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from ..interpreter.game import Game, initial_state
 from ..interpreter.program import Program
 from ..schemas.scenario import Expect, Scenario, ScenarioFile, Setup
 from .diagnostics import ContentError, Report, Source
+from .mods import find_mod_root
 from .pack import load_pack
 from .yamlsource import read_yaml, validate
 
@@ -50,22 +56,32 @@ def scenario_files(paths: list[Path]) -> list[Path]:
 
 
 class Runner:
-    """Runs scenarios against one pack, compiling it once per set of options."""
+    """Runs scenarios against one pack (and mods), compiling it once per options and mods."""
 
-    def __init__(self, pack: Path | None = None) -> None:
+    def __init__(self, pack: Path | None = None, mods: list[Path] | tuple = ()) -> None:
         self.pack = pack
+        self.mods = tuple(Path(m) for m in mods)
         self._programs: dict[tuple, Program] = {}
 
-    def program(self, options: dict[str, bool]) -> Program:
-        key = tuple(sorted(options.items()))
+    def program(self, options: dict[str, bool], mods: tuple[Path, ...] | None = None) -> Program:
+        mods = self.mods if mods is None else tuple(mods)
+        key = (tuple(sorted(options.items())), tuple(str(m.resolve()) for m in mods))
         if key not in self._programs:
-            self._programs[key] = load_pack(self.pack, options)
+            self._programs[key] = load_pack(self.pack, options, mods)
         return self._programs[key]
 
-    def run(self, sc: Scenario, where: str) -> Outcome:
+    def mods_for(self, path: Path) -> tuple[Path, ...]:
+        """The runner's mods, then the mod the scenario file sits in (if not given already)."""
+        own = find_mod_root(path)
+        given = {m.resolve() for m in self.mods}
+        if own is None or own.resolve() in given:
+            return self.mods
+        return (*self.mods, own)
+
+    def run(self, sc: Scenario, where: str, mods: tuple[Path, ...] | None = None) -> Outcome:
         out = Outcome(sc.name, where)
         try:
-            program = self.program(sc.options)
+            program = self.program(sc.options, mods)
         except ContentError as e:
             out.failures.append(f"the pack does not compile:\n{e}")
             return out
@@ -237,13 +253,15 @@ def check(game: Game, exp: Expect) -> list[str]:
     return bad
 
 
-def run_paths(paths: list[Path], pack: Path | None = None) -> tuple[list[Outcome], Report]:
+def run_paths(paths: list[Path], pack: Path | None = None,
+              mods: list[Path] | tuple = ()) -> tuple[list[Outcome], Report]:
     report = Report()
-    runner = Runner(pack)
+    runner = Runner(pack, mods)
     outcomes = []
     for path in scenario_files(paths):
+        file_mods = runner.mods_for(path)
         for sc, where in load_scenarios(path, report):
-            outcomes.append(runner.run(sc, where))
+            outcomes.append(runner.run(sc, where, file_mods))
     if not scenario_files(paths):
         report.error(Source(str(paths[0]) if paths else "."), "E501", "no scenario files found")
     return outcomes, report

@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from .content import Board, Card, CardList, PackManifest, RulesFile
+from .mod import ModCard, ModCardList, ModManifest, ModRulesFile
 from .scenario import ScenarioFile
 
 SCHEMAS: dict[str, type[BaseModel]] = {
@@ -21,6 +22,10 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "cardlist": CardList,
     "rules": RulesFile,
     "scenario": ScenarioFile,
+    "mod": ModManifest,
+    "modcard": ModCard,
+    "modcardlist": ModCardList,
+    "modrules": ModRulesFile,
 }
 
 DEFAULT_FOLDER = Path(__file__).resolve().parent / "json"

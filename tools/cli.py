@@ -43,10 +43,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hustings", description="Rules-as-data card game engine.")
     sub = p.add_subparsers(dest="command")
 
+    def mod_arg(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--mod", action="append", default=[], type=Path, metavar="PATH",
+                        dest="mods", help="apply a mod folder (repeatable; applied in order)")
+
     def pack_args(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--pack", type=Path, default=None, help="pack folder (default: 1960)")
         sp.add_argument("--option", action="append", default=[], metavar="NAME[=off]",
                         help="switch an optional rule on (or off with =off)")
+        mod_arg(sp)
 
     play = sub.add_parser("play", help="play a game (each player: human, random or greedy)")
     pack_args(play)
@@ -59,11 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("path", nargs="?", type=Path, default=None)
     check.add_argument("--option", action="append", default=[], metavar="NAME[=off]")
     check.add_argument("--format", choices=["text", "json", "github"], default="text")
+    mod_arg(check)
 
     scen = sub.add_parser("scenario", help="run scenario files")
     scen.add_argument("paths", nargs="+", type=Path)
     scen.add_argument("--pack", type=Path, default=None)
     scen.add_argument("--verbose", "-v", action="store_true")
+    mod_arg(scen)
 
     schema = sub.add_parser("schema", help="write JSON Schemas of the content files")
     schema.add_argument("--out", type=Path, default=None, help="folder (default: schemas/json)")
@@ -86,9 +93,10 @@ def parse_options(values: list[str]) -> dict[str, bool]:
     return out
 
 
-def load_or_report(pack: Path | None, options: dict[str, bool]) -> Program | None:
+def load_or_report(pack: Path | None, options: dict[str, bool],
+                   mods: list[Path] | None = None) -> Program | None:
     try:
-        return load_pack(pack, options)
+        return load_pack(pack, options, mods or ())
     except ContentError as e:
         for d in e.report.errors:
             print(d, file=sys.stderr)
@@ -103,7 +111,9 @@ def play_command(args: argparse.Namespace, rest: list[str]) -> int:
         replay = json.loads(args.replay.read_text())
         args.seed = replay.get("seed", args.seed)
         options = replay.get("options", options)
-    program = load_or_report(args.pack, options)
+        if "mods" in replay and not args.mods:
+            args.mods = [Path(m) for m in replay["mods"]]
+    program = load_or_report(args.pack, options, args.mods)
     if program is None:
         return 1
     seats = argparse.ArgumentParser(prog="hustings play")
@@ -146,6 +156,8 @@ def play_command(args: argparse.Namespace, rest: list[str]) -> int:
     print(json.dumps(result, sort_keys=True))
     if args.log:
         log = {"seed": args.seed, "options": options, "actions": game.state.history}
+        if args.mods:
+            log["mods"] = [str(m) for m in args.mods]
         args.log.write_text(json.dumps(log, indent=1) + "\n")
     return 0
 
@@ -193,14 +205,17 @@ def final_map(game: Game) -> str:
 # ---- check ------------------------------------------------------------------
 def check_command(args: argparse.Namespace) -> int:
     start = time.perf_counter()
-    loaded = check_pack(args.path, parse_options(args.option))
+    loaded = check_pack(args.path, parse_options(args.option), args.mods)
     elapsed = time.perf_counter() - start
-    return print_check(loaded, args.format, elapsed, args.path or builtin_pack())
+    label = args.path or builtin_pack()
+    if args.mods:
+        label = f"{label} + {' + '.join(str(m) for m in args.mods)}"
+    return print_check(loaded, args.format, elapsed, label)
 
 
 # ---- scenario -----------------------------------------------------------------
 def scenario_command(args: argparse.Namespace) -> int:
-    outcomes, report = run_paths(args.paths, args.pack)
+    outcomes, report = run_paths(args.paths, args.pack, args.mods)
     for d in report.diagnostics:
         print(d)
     passed = failed = 0
@@ -231,7 +246,7 @@ def schema_command(args: argparse.Namespace) -> int:
 def bench_command(args: argparse.Namespace) -> int:
     from .agents import random_agent
 
-    program = load_or_report(args.pack, parse_options(args.option))
+    program = load_or_report(args.pack, parse_options(args.option), args.mods)
     if program is None:
         return 1
     decisions = 0

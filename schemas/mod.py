@@ -1,0 +1,127 @@
+"""Pydantic models of mod files: the mod manifest, mod cards and mod rules files.
+
+A mod is a folder that changes a base pack without copying it: `mod.yaml` (this
+module's `ModManifest`), card files in `cards/` (`ModCard`) and rules files in
+`rules/` (`ModRulesFile`). `hustings schema` exports them as JSON Schema
+(`mod`, `modcard`, `modcardlist`, `modrules`) for editors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from .content import Card, EffectDef, Function, Procedure, Strict
+
+
+class BaseRef(Strict):
+    """The base pack a mod is written for."""
+
+    pack: str = Field(description="the base pack's `name` in its pack.yaml, e.g. \"1960\"")
+    versions: list[str] = Field(
+        min_length=1,
+        description="base pack versions the mod fits, e.g. [\"1.0.0\"]; `*` and `?` are "
+        "wildcards (\"1.0.*\")",
+    )
+
+
+class CounterChange(Strict):
+    start: int | None = None
+    signed: bool | None = None
+    doc: str | None = None
+
+
+class BagChange(Strict):
+    pieces: str | None = None
+    start: dict[str, int] = Field(default_factory=dict, description="cubes per player")
+
+
+class SetupChange(Strict):
+    """Changes merged into the base pack.yaml, key by key (a deep merge).
+
+    Only the keys written change: `{counters: {momentum: {start: 3}}}` changes the
+    start of momentum and keeps its other fields. Lists and plain values are
+    replaced whole. A name the base does not have is added.
+    """
+
+    counters: dict[str, CounterChange] = Field(
+        default_factory=dict, description="e.g. {momentum: {start: 3}}"
+    )
+    variables: dict[str, Any] = Field(default_factory=dict, description="starting values")
+    bag: BagChange | None = Field(None, description="e.g. {start: {kennedy: 14}}")
+    tracks: dict[str, list[str]] = Field(
+        default_factory=dict, description="a track's items, first to last (replaced whole)"
+    )
+    effects: dict[str, str | EffectDef] = Field(
+        default_factory=dict, description="lasting effects a mod's cards or rules need"
+    )
+
+
+class ModManifest(Strict):
+    """mod.yaml: what the mod is, which base pack it fits, and what it changes.
+
+    Cards: every card file in the mod's `cards` folders is added; a file whose
+    number is already in the pack must say `replaces: NUMBER` and then replaces
+    that card whole. Rules: every procedure or function in the mod's `rules`
+    folder is added; one whose name is already defined must say `replaces: true`.
+    Mods are applied in the order given; two mods changing the same thing (a
+    card, a setup key, a board field, an option, a procedure) is an error.
+    """
+
+    name: str = Field(description="the mod's short name, e.g. campaign-trail")
+    title: str = ""
+    version: str = Field(description="the mod's own version")
+    doc: str = ""
+    base: BaseRef
+    cards: list[str] = Field(
+        default_factory=lambda: ["cards"],
+        description="folders or files of the mod's card files (default: cards)",
+    )
+    rules: str = Field("rules", description="the folder of the mod's rules files (default: rules)")
+    remove: list[int] = Field(
+        default_factory=list, description="numbers of cards taken out of the game"
+    )
+    setup: SetupChange = Field(
+        default_factory=SetupChange, description="changes merged into the base pack.yaml"
+    )
+    board: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="changes of board data: {KIND: {LOCATION: {FIELD: VALUE}}}, e.g. "
+        "{states: {CA: {ev: 40}}}; `tokens: {PLAYER: LOCATION}` moves starting tokens",
+    )
+    options: dict[str, bool] = Field(
+        default_factory=dict,
+        description="optional rules switched on or off by default, e.g. {vice_presidents: true}",
+    )
+
+
+class ModCard(Card):
+    """A card of a mod: a new card, or (with `replaces`) a whole new version of a card."""
+
+    replaces: int | None = Field(
+        None, ge=1,
+        description="the number of the card this file replaces; it must equal `number`. "
+        "Without it, a number already in the pack is an error.",
+    )
+
+
+class ModCardList(Strict):
+    cards: list[ModCard]
+
+
+class ModProcedure(Procedure):
+    replaces: bool = Field(
+        False, description="true: replaces the procedure of the same name (else a new name)"
+    )
+
+
+class ModFunction(Function):
+    replaces: bool = Field(
+        False, description="true: replaces the function of the same name (else a new name)"
+    )
+
+
+class ModRulesFile(Strict):
+    procedures: dict[str, ModProcedure] = Field(default_factory=dict)
+    functions: dict[str, ModFunction] = Field(default_factory=dict)
