@@ -1,0 +1,97 @@
+"""`hustings new card`: a skeleton card file that `hustings check` flags until written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pytest
+from ruamel.yaml import YAML
+
+from hustings.dsl.pack import builtin_pack, check_pack
+from hustings.schemas.export import DEFAULT_FOLDER
+from hustings.tools.cli import main
+from hustings.tools.commands.new import PLACEHOLDER, card_text, schema_ref
+from hustings.tools.formatting import format_text
+
+CAMPAIGN_FIELDS = ["number", "title", "cp", "rest", "icon", "issue", "state", "persistent",
+                   "text", "event"]
+
+
+@pytest.fixture
+def pack(tmp_path: Path) -> Path:
+    return shutil.copytree(builtin_pack(), tmp_path / "1960")
+
+
+def new_card(path: Path, *extra: str) -> int:
+    return main(["new", "card", str(path), *extra])
+
+
+def test_new_card_validates_against_the_card_schema(pack):
+    path = pack / "cards" / "098-whistle-stop.yaml"
+    assert new_card(path) == 0
+    data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    assert list(data) == CAMPAIGN_FIELDS
+    assert data["number"] == 98 and data["title"] == "Whistle Stop"
+    schema = json.loads((DEFAULT_FOLDER / "card.schema.json").read_text())
+    jsonschema.validate(data, schema)
+
+
+def test_check_reports_exactly_one_error_at_the_placeholder(pack):
+    before = len(check_pack(pack).report.errors)
+    path = pack / "cards" / "098-whistle-stop.yaml"
+    assert new_card(path) == 0
+    placeholder_line = path.read_text().splitlines().index(f"  {PLACEHOLDER}") + 1
+    errors = check_pack(pack).report.errors
+    assert len(errors) == before + 1
+    mine = [d for d in errors if Path(d.source.path).resolve() == path.resolve()]
+    assert len(mine) == 1
+    assert mine[0].source.line == placeholder_line
+    assert mine[0].hint  # check says how to go on, not only what is wrong
+
+
+def test_the_skeleton_is_already_canonical():
+    text = card_text(builtin_pack() / "cards" / "098-x.yaml", None, None)
+    assert format_text(text, "card") == text
+
+
+def test_refuses_to_overwrite(pack, capsys):
+    path = pack / "cards" / "002-nixons-knee.yaml"
+    before = path.read_text()
+    assert new_card(path) == 1
+    assert "already exists" in capsys.readouterr().err
+    assert path.read_text() == before
+
+
+@pytest.mark.parametrize("args", [["card", "{dir}/x.txt"], ["card", "{dir}/nowhere/x.yaml"],
+                                  ["card", "{dir}/x.yaml", "--number", "0"]])
+def test_usage_errors_exit_2(tmp_path, args):
+    assert main(["new", *(a.format(dir=tmp_path) for a in args)]) == 2
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args", [["new"], ["new", "card"], ["new", "card", "x.yaml", "--number",
+                                                             "many"]])
+def test_argument_errors_exit_2(args):
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 2
+
+
+def test_schema_comment_is_relative_inside_the_project_else_absolute(tmp_path):
+    inside = builtin_pack() / "cards" / "999-not-written.yaml"
+    existing = (builtin_pack() / "cards" / "002-nixons-knee.yaml").read_text().splitlines()[0]
+    assert existing.endswith("$schema=" + schema_ref(inside))
+    outside = schema_ref(tmp_path / "x.yaml")
+    assert Path(outside).is_absolute() and Path(outside).is_file()
+    text = card_text(tmp_path / "x.yaml", 5, "X")
+    assert text.splitlines()[0] == f"# yaml-language-server: $schema={outside}"
+
+
+def test_number_and_title_options_and_an_awkward_title(tmp_path):
+    path = tmp_path / "card.yaml"
+    assert new_card(path, "--number", "42", "--title", 'Say "hi": #1') == 0
+    data = YAML(typ="safe").load(path.read_text())
+    assert data["number"] == 42 and data["title"] == 'Say "hi": #1'

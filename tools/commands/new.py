@@ -1,0 +1,127 @@
+"""`hustings new card PATH [--number N] [--title T]`: write a skeleton card file.
+
+The skeleton has every field of a campaign card and an event that is a
+placeholder on purpose: `hustings check` reports it (a syntax error at that
+line) until the real event is written, so a half-made card cannot pass.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from ...schemas.export import DEFAULT_FOLDER as SCHEMA_FOLDER
+from ..formatting import content_root
+
+NAME = "new"
+HELP = "write a skeleton content file: new card PATH"
+
+PLACEHOLDER = "TODO write the event here"
+SKELETON = """\
+# yaml-language-server: $schema={schema}
+number: {number}
+title: {title}
+cp: 1             # campaign points
+rest: 0           # rest cubes
+icon: both        # kennedy, nixon or both
+issue: null       # defense, economy or civil_rights
+state: null       # a state id, e.g. TX
+persistent: null  # debate, election_day or prevention: an event that stays in play
+text: >-
+  TODO: the card's printed text.
+event: |
+  # The event in the effect language (docs/dsl.md); `hustings check` flags the next line.
+  {placeholder}
+"""
+
+
+class UsageError(Exception):
+    """The command line asks for something impossible (exit 2)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
+    card = what.add_parser("card", help="a campaign card file whose event is still to write")
+    card.add_argument("path", type=Path, metavar="PATH", help="the new file, e.g. cards/098-x.yaml")
+    card.add_argument("--number", type=int, help="card number (default: from the file name)")
+    card.add_argument("--title", help="card title (default: from the file name)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = card_text(args.path, args.number, args.title)
+    except UsageError as e:
+        print(f"hustings new: {e}", file=sys.stderr)
+        return 2
+    try:
+        with args.path.open("x", encoding="utf-8") as out:  # "x": never overwrite
+            out.write(text)
+    except FileExistsError:
+        print(f"hustings new: {args.path} already exists; not overwriting it", file=sys.stderr)
+        return 1
+    line = text.splitlines().index(f"  {PLACEHOLDER}") + 1
+    print(f"wrote {args.path}: write the card's event at line {line}, then `hustings check`")
+    return 0
+
+
+def card_text(path: Path, number: int | None, title: str | None) -> str:
+    """The skeleton of a card file at `path` (checked for usage errors, not written)."""
+    if path.suffix not in (".yaml", ".yml"):
+        raise UsageError(f"{path}: a card file name ends in .yaml")
+    if not path.parent.is_dir():
+        raise UsageError(f"{path.parent}: no such folder")
+    number = number if number is not None else default_number(path)
+    if number < 1:
+        raise UsageError(f"card numbers start at 1, not {number}")
+    title = title if title is not None else default_title(path)
+    return SKELETON.format(schema=schema_ref(path), number=number, title=yaml_text(title),
+                           placeholder=PLACEHOLDER)
+
+
+def schema_ref(path: Path) -> str:
+    """The card schema relative to `path`'s folder inside the project, else absolute.
+
+    A card inside a mod folder gets the mod card schema (it allows `replaces`).
+    """
+    root = content_root(path)
+    in_mod = root is not None and (root / "mod.yaml").is_file()
+    schema = (SCHEMA_FOLDER / "card.schema.json").resolve()
+    if in_mod and (SCHEMA_FOLDER / "modcard.schema.json").is_file():
+        schema = (SCHEMA_FOLDER / "modcard.schema.json").resolve()
+    project = SCHEMA_FOLDER.resolve().parent.parent
+    folder = path.resolve().parent
+    if folder.is_relative_to(project):
+        return Path(os.path.relpath(schema, folder)).as_posix()
+    return schema.as_posix()
+
+
+def default_number(path: Path) -> int:
+    """The number a name like 098-slug.yaml starts with, else one past the folder's highest."""
+    match = re.match(r"(\d+)", path.name)
+    if match:
+        return int(match.group(1))
+    numbers = [int(m.group(1)) for f in path.parent.glob("*.y*ml")
+               if (m := re.search(r"^number:\s*(\d+)", f.read_text(encoding="utf-8"), re.M))]
+    return max(numbers, default=0) + 1
+
+
+def default_title(path: Path) -> str:
+    words = re.sub(r"^\d+[-_]?", "", path.stem).replace("_", "-").split("-")
+    return " ".join(w.capitalize() for w in words if w) or "Untitled"
+
+
+def yaml_text(value: str) -> str:
+    """`value` as a YAML scalar: plain when it reads back the same, else double-quoted."""
+    try:
+        if YAML(typ="safe").load(f"title: {value}") == {"title": value}:
+            return value
+    except YAMLError:
+        pass
+    return json.dumps(value, ensure_ascii=False)
