@@ -1,0 +1,248 @@
+"""`hustings graph`, `explain` and `interactions`: views of compiled card events."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from hustings.dsl import outline as ol
+from hustings.dsl.pack import load_pack
+from hustings.tools import cli
+
+# Cards whose events are written and stable, one per kind of outline: prevention, a move
+# with a turn-long effect, an add with a per-place limit, losses, Election Day, a decision.
+PINNED = [1, 2, 6, 22, 33, 90]
+
+
+@pytest.fixture(scope="module")
+def program():
+    return load_pack()
+
+
+@pytest.fixture
+def run(program, monkeypatch, capsys):
+    """Run the CLI on the already compiled pack: (exit code, stdout, stderr)."""
+    monkeypatch.setattr(cli, "load_or_report", lambda *args, **kwargs: program)
+
+    def go(*args: str) -> tuple[int, str, str]:
+        code = cli.main(list(args))
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return go
+
+
+# ---- checking the graph texts ------------------------------------------------------------
+DOT_NODE = re.compile(r'^\s*"([^"]+)"\s*\[')
+DOT_EDGE = re.compile(r'^\s*"([^"]+)"\s*->\s*"([^"]+)"')
+MERMAID_NODE = re.compile(r"^\s*(n\d+)[\[({/]")
+MERMAID_EDGE = re.compile(r"^\s*(n\d+)\s+[-=.]+>(?:\|[^|]*\|)?\s+(n\d+)\s*$")
+
+
+def outside_quotes(text: str) -> str:
+    return re.sub(r'"(?:[^"\\]|\\.)*"', '""', text)
+
+
+def assert_valid_dot(text: str) -> None:
+    assert text.startswith("digraph")
+    bare = outside_quotes(text)
+    assert bare.count("{") == bare.count("}") == 1
+    assert bare.rstrip().endswith("}")
+    declared: set[str] = set()
+    edges = 0
+    for line in text.splitlines()[1:-1]:
+        edge = DOT_EDGE.match(line)
+        if edge:
+            assert {edge[1], edge[2]} <= declared, f"edge to an undeclared node: {line}"
+            edges += 1
+        elif DOT_NODE.match(line):
+            declared.add(DOT_NODE.match(line)[1])
+    assert {"start", "end"} <= declared and edges >= 1
+
+
+def assert_valid_mermaid(text: str) -> None:
+    assert text.startswith("flowchart")
+    declared: set[str] = set()
+    for line in text.splitlines()[1:]:
+        edge = MERMAID_EDGE.match(line)
+        if edge:
+            assert {edge[1], edge[2]} <= declared, f"edge to an undeclared node: {line}"
+        elif MERMAID_NODE.match(line):
+            declared.add(MERMAID_NODE.match(line)[1])
+    assert len(declared) >= 2
+
+
+# ---- every card ------------------------------------------------------------------------
+def test_every_card_has_a_graph_an_outline_and_the_pack_its_interactions(program, run):
+    campaign = [n for n, c in sorted(program.cards.items()) if c["kind"] == "campaign"]
+    assert len(campaign) >= 90
+    for number in sorted(program.cards):
+        code, dot, _ = run("graph", str(number), "--format", "dot")
+        assert code == 0
+        assert_valid_dot(dot)
+        code, mermaid, _ = run("graph", str(number), "--format", "mermaid")
+        assert code == 0
+        assert_valid_mermaid(mermaid)
+        code, both, _ = run("graph", str(number))
+        assert code == 0 and "digraph" in both and "flowchart" in both
+        code, text, _ = run("explain", str(number))
+        assert code == 0
+        assert text.startswith(f"{number} {program.cards[number]['title']}\n")
+        if number in program.events:
+            assert "\nEvent (" in text and "\nChanges:" in text and "\nDecisions:" in text
+        else:
+            assert "Event: none written" in text
+    code, table, _ = run("interactions")
+    assert code == 0 and "relation" in table.splitlines()[0]
+
+
+def test_cards_without_events_say_so(program, run):
+    missing = [n for n in program.cards if n not in program.events]
+    assert missing  # endorsement and candidate cards never have one
+    number = missing[0]
+    _, text, _ = run("explain", str(number))
+    assert "no event" in text
+    graph = ol.effect_graph(program, number)
+    assert graph.edges["start", "end"]["label"] == "no event written"
+
+
+# ---- explain -----------------------------------------------------------------------------
+@pytest.mark.parametrize("number", PINNED)
+def test_explain_outline(number, program, run, snapshot):
+    assert number in program.events, "pick another card whose event is written"
+    code, text, _ = run("explain", str(number))
+    assert code == 0
+    assert text == snapshot
+
+
+def test_explain_names_decisions_reads_changes_limits_and_timing(program):
+    texts = ol.printed_texts(Path(ol.__file__).resolve().parent.parent / "content" / "1960")
+    first = ol.outline(program, 1, texts)
+    assert first.text.startswith("Immediately")
+    assert any("prevent" in c and "9 " in c for c in first.changes)
+    assert any(line.startswith("at most 1 per") for line in first.limits)
+    assert any("optional" in line for line in first.limits)
+    assert first.timing and first.timing[0].startswith("persistent prevention")
+    recount = ol.outline(program, 90, texts)
+    assert recount.decisions[0].startswith("nixon chooses s from states")
+    assert any("election_day" in t and "resolved later" in t for t in recount.timing)
+    gaffe = ol.outline(program, 22)
+    assert gaffe.reads["tokens"] == ["location of opponent"]
+    knee = ol.outline(program, 2)
+    assert any("campaign_tax" in c and "read by" in c for c in knee.changes)
+    assert any("until the end of the turn" in t for t in knee.timing)
+
+
+def test_explain_json(run):
+    code, out, _ = run("explain", "recount", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["number"] == 90 and data["has_event"]
+    assert data["attributes"]["persistent"] == "election_day"
+
+
+# ---- finding cards -----------------------------------------------------------------------
+def test_cards_are_found_by_number_or_title_in_any_case(program):
+    assert ol.find_card(program, "2") == 2
+    assert ol.find_card(program, "#90") == 90
+    assert ol.find_card(program, "NIXON'S KNEE") == 2
+    assert ol.find_card(program, "nixons knee") == 2
+    assert ol.find_card(program, "houston") == 1
+
+
+def test_a_misspelt_title_gets_did_you_mean(run):
+    code, out, err = run("explain", "Nixon's Kneee")
+    assert code == 1 and out == ""
+    assert "did you mean" in err and "Nixon's Knee" in err
+    code, _, err = run("graph", "999")
+    assert code == 1 and "no card number 999" in err
+
+
+# ---- graph -------------------------------------------------------------------------------
+def test_graph_marks_decisions_branches_loops_and_calls(program):
+    g = ol.effect_graph(program, 90)
+    kinds = {d["kind"] for _, d in g.nodes(data=True)}
+    assert {"decision", "call", "procedure"} <= kinds
+    labels = [d["label"] for _, d in g.nodes(data=True)]
+    assert any(label.startswith("nixon chooses s from states") for label in labels)
+    assert "call support_checks(who=nixon, where=s, n=3)" in labels
+    add = ol.effect_graph(program, 6)
+    call = next(d["label"] for _, d in add.nodes(data=True) if d["kind"] == "call")
+    assert call.startswith("call add_support(who=kennedy,") and "per=2" in call
+    loop = ol.effect_graph(program, 53)
+    edge_kinds = {d["kind"] for _, _, d in loop.edges(data=True)}
+    assert {"loop", "back", "option"} <= edge_kinds
+
+
+def test_graph_depth_draws_called_procedure_bodies(program):
+    shallow = ol.effect_graph(program, 90)
+    deep = ol.effect_graph(program, 90, depth=1)
+    assert deep.number_of_nodes() > shallow.number_of_nodes()
+    assert deep.has_edge("proc_support_checks", next(deep.successors("proc_support_checks")))
+    assert_valid_dot(ol.to_dot(deep))
+    assert_valid_mermaid(ol.to_mermaid(deep))
+
+
+def test_graph_out_picks_the_format_from_the_file_ending(run, tmp_path):
+    code, out, _ = run("graph", "gaffe", "--out", str(tmp_path / "g.dot"))
+    assert code == 0 and out == ""
+    assert_valid_dot((tmp_path / "g.dot").read_text())
+    run("graph", "gaffe", "--out", str(tmp_path / "g.mmd"))
+    assert_valid_mermaid((tmp_path / "g.mmd").read_text())
+
+
+# ---- interactions ----------------------------------------------------------------------------
+def test_interactions_find_prevention_moves_persistence_and_effects(run):
+    code, out, _ = run("interactions", "--format", "json")
+    rows = json.loads(out)
+    assert code == 0
+    by = {(r["card"], r["relation"]): r for r in rows}
+    assert by[1, "prevents"]["cards"] == [9, 73, 44]
+    assert by[1, "persistent"]["target"] == "prevention"
+    assert by[2, "sets effect"]["target"] == "campaign_tax" and by[2, "sets effect"]["readers"]
+    assert by[33, "persistent"]["target"] == "election_day"
+    assert "withhold_below" in by[33, "persistent"]["detail"]
+    named = [r for r in rows if r["relation"] == "moves card"]
+    assert all(r["cards"] for r in named)
+
+
+def test_interactions_table_is_readable(run):
+    _, out, _ = run("interactions")
+    header, rule = out.splitlines()[:2]
+    assert header.split()[:4] == ["card", "title", "relation", "target"]
+    assert set(rule.replace(" ", "")) == {"-"}
+    assert re.search(r"^1 +Greater Houston.* prevents ", out, re.M)
+
+
+# ---- rendering -----------------------------------------------------------------------------
+def test_expressions_render_back_to_effect_text(program):
+    r = ol.Renderer(program)
+    a, b, c = ("var", "a"), ("var", "b"), ("var", "c")
+    assert r.expr(("arith", "*", ("arith", "+", a, b), c)) == "(a + b) * c"
+    assert r.expr(("arith", "-", a, ("arith", "-", b, c))) == "a - (b - c)"
+    assert r.expr(("not", ("and", a, b))) == "not (a and b)"
+    assert r.expr(("counter", "momentum", ("opponent", ("var", "player")))) == \
+        "momentum of opponent of player"
+    assert r.expr(("fmt", ["in ", ("var", "s")])) == '"in {s}"'
+    assert r.expr(("const", list(program.kinds["states"]))) == "states"
+    assert r.expr(("call", "count", [("cards", ("zone", "hand", a))])) == "count(cards(hand of a))"
+    assert r.expr(("mystery", ("const", 1))) == "mystery(1)"  # kinds added later still show
+
+
+def test_arguments_put_into_a_procedure_fold_settled_conditions():
+    e = ("or", ("cmp", "!=", ("var", "pool"), ("const", "x")), ("fn", "f", [("var", "who")]))
+    env = {"pool": ("const", "x"), "who": ("const", "p")}
+    assert ol.simplify(ol.substitute(e, env)) == ("fn", "f", [("const", "p")])
+    label = ("fmt", ["add ", ("var", "pool"), " in ", ("var", "s")])
+    assert ol.simplify(ol.substitute(label, env)) == ("fmt", ["add x in ", ("var", "s")])
+
+
+def test_the_analysis_names_no_game(program):
+    source = Path(ol.__file__).read_text()
+    names = (set(program.players) | set(program.counters) | set(program.zones)
+             | set(program.tracks) | set(program.effects) | set(program.locations)
+             | {c["title"] for c in program.cards.values()})
+    found = {n for n in names if re.search(rf"\b{re.escape(n)}\b", source)}
+    assert not found

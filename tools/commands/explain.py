@@ -1,0 +1,40 @@
+"""`hustings explain CARD`: what a card's compiled event asks, reads, changes and limits."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ...dsl.outline import CardNotFound, find_card, format_outline, outline, printed_texts
+from ...dsl.pack import builtin_pack
+from .. import cli
+
+NAME = "explain"
+HELP = "explain a card's event: decisions, reads, changes, limits, timing"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("card", help="card number or title (any case)")
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument("--pack", type=Path, default=None, help="pack folder (default: 1960)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME[=off]")
+
+
+def run(args: argparse.Namespace) -> int:
+    program = cli.load_or_report(args.pack, cli.parse_options(args.option))
+    if program is None:
+        return 1
+    try:
+        number = find_card(program, args.card)
+    except CardNotFound as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    texts = printed_texts(args.pack or builtin_pack(), {number})
+    result = outline(program, number, texts)
+    if args.format == "json":
+        print(json.dumps(result.as_dict(), indent=1, default=str))
+    else:
+        sys.stdout.write(format_outline(result))
+    return 0

@@ -1,0 +1,56 @@
+"""`hustings graph CARD`: a card's compiled event as a DOT and/or Mermaid graph."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ...dsl.outline import CardNotFound, effect_graph, find_card, to_dot, to_mermaid
+from .. import cli
+
+NAME = "graph"
+HELP = "draw a card's compiled event as a graph (Graphviz DOT and/or Mermaid)"
+
+# File endings that pick a format when --out is given without --format.
+_BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("card", help="card number or title (any case)")
+    parser.add_argument("--format", choices=["dot", "mermaid"], default=None,
+                        help="one format only (default: both, or as --out's file ending says)")
+    parser.add_argument("--out", type=Path, default=None, help="write to this file")
+    parser.add_argument("--depth", type=int, default=0,
+                        help="also draw the bodies of called procedures, this many levels deep")
+    parser.add_argument("--pack", type=Path, default=None, help="pack folder (default: 1960)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME[=off]")
+
+
+def run(args: argparse.Namespace) -> int:
+    program = cli.load_or_report(args.pack, cli.parse_options(args.option))
+    if program is None:
+        return 1
+    try:
+        number = find_card(program, args.card)
+    except CardNotFound as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    graph = effect_graph(program, number, depth=max(0, args.depth))
+    fmt = args.format or (_BY_SUFFIX.get(args.out.suffix.lower()) if args.out else None)
+    text = render(graph, fmt)
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        args.out.write_text(text)
+        print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+def render(graph, fmt: str | None) -> str:
+    """One format, or both (DOT first) when none is asked for."""
+    if fmt == "dot":
+        return to_dot(graph)
+    if fmt == "mermaid":
+        return to_mermaid(graph)
+    return "// Graphviz DOT\n" + to_dot(graph) + "\n%% Mermaid\n" + to_mermaid(graph)
