@@ -17,7 +17,7 @@ from .compiler import Compiler, Symbols
 from .diagnostics import ContentError, Report, Source
 from .graph import check_graph
 from .mods import ModStack
-from .yamlsource import YamlFile, read_yaml, validate
+from .yamlsource import YamlFile, check_card_fields, read_yaml, validate
 
 BUILTIN_PACKS = Path(__file__).resolve().parent.parent / "content"
 
@@ -90,7 +90,7 @@ class _Loader:
 
     # ---- the whole pack --------------------------------------------------
     def load(self) -> Program | None:
-        manifest_file = self.read(self.root / "pack.yaml")
+        manifest_file = self.manifest_file = self.read(self.root / "pack.yaml")
         if manifest_file is None:
             return None
         manifest = validate(PackManifest, manifest_file, self.report)
@@ -140,13 +140,15 @@ class _Loader:
                     if card:
                         out.append((card, f, f.data))
         out = self.mods.apply_cards(out)
+        check_card_fields(manifest.card_fields, out, self.report)
         kept = []
         seen: dict[int, str] = {}
         for card, f, node in out:
             if card.option and not options.get(card.option, False):
                 continue
             if card.number in seen:
-                self.report.error(f.key_source("number"), "E106",
+                line, col = node.lc.key("number")
+                self.report.error(Source(f.display, line + 1, col + 1), "E106",
                                   f"card number {card.number} is used twice",
                                   f"also in {seen[card.number]}")
                 continue
@@ -184,7 +186,8 @@ class _Loader:
         card_table: dict[int, dict[str, Any]] = {}
         for card, _, _ in cards:
             attrs = dict(card.model_extra or {})
-            attrs.update({"number": card.number, "title": card.title, "kind": card.kind})
+            attrs.update({"number": card.number, "title": card.title, "kind": card.kind,
+                          "text": " ".join(card.text.split())})
             card_table[card.number] = attrs
         attributes = set()
         for table in (locations, card_table):
@@ -206,6 +209,8 @@ class _Loader:
             procedures={name: list(proc.params) for name, proc, _, _ in rules},
             defaults={name: set(proc.defaults) for name, proc, _, _ in rules},
             functions={name: list(fn.params) for name, fn, _, _ in self.functions},
+            cards=set(card_table),
+            token_kind=board.travel.kind if board.travel else None,
         )
         comp = Compiler(symbols, self.report)
         functions = {}
@@ -238,7 +243,7 @@ class _Loader:
                 self.stats.cards_with_events += 1
         self.stats.procedures = len(procedures)
         if manifest.entry not in procedures and not self.report.errors:
-            self.report.error(Source(self.display(self.root / "pack.yaml")), "E107",
+            self.report.error(self.manifest_file.key_source("entry"), "E107",
                               f"the entry procedure '{manifest.entry}' is not defined")
         defined = {name: f.key_source("procedures", name) for name, _, f, _ in rules}
         check_graph(comp, manifest.entry, self.report, defined)

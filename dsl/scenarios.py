@@ -233,6 +233,10 @@ def check(game: Game, exp: Expect) -> list[str]:
     for card in exp.prevented:
         if card not in s.prevented:
             bad.append(f"card {card} is not prevented")
+    for card, face in exp.faces.items():
+        same(f"face of card {card}", s.faces.get(str(card), "front"), face)
+    for zone, players in exp.revealed.items():
+        same(f"{zone} revealed to", sorted(s.revealed.get(zone, [])), sorted(players))
     if exp.player is not None:
         same("player to act", game.current_player(), exp.player)
     legal = game.legal_actions()

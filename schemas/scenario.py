@@ -49,6 +49,10 @@ class Expect(Strict):
     )
     no_effects: list[tuple[str, str]] = Field(default_factory=list)
     prevented: list[int] = Field(default_factory=list)
+    faces: dict[int, str] = Field(default_factory=dict, description="card faces, e.g. exhausted")
+    revealed: dict[str, list[str]] = Field(
+        default_factory=dict, description="zone -> players it has been revealed to"
+    )
     player: str | None = Field(None, description="who must decide next")
     legal: list[str] = Field(default_factory=list, description="labels that must be offered")
     illegal: list[str] = Field(default_factory=list, description="labels that must not be offered")

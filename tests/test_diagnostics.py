@@ -202,7 +202,8 @@ def test_e106_card_number_used_twice(pack):
 def test_e107_entry_procedure_not_defined(pack):
     edit(pack / "pack.yaml", "entry: game", "entry: gamez")
     loaded = check_pack(pack)
-    expect(loaded, "E107", pack / "pack.yaml", 1, 1)
+    line, col = position(pack / "pack.yaml", "entry: gamez")
+    expect(loaded, "E107", pack / "pack.yaml", line, col)
     assert not loaded.report.warnings  # not every procedure reported as dead
 
 
@@ -336,10 +337,9 @@ def test_e321_unknown_card_number(wired):
 
 
 def test_the_loader_passes_cards_and_token_kind(pack):
-    """Needs dsl/pack.py to pass `cards=` and `token_kind=` to Symbols (one line)."""
-    add_card(pack, "prevent [730]")
-    if not found(check_pack(pack), "E321"):
-        pytest.skip("dsl/pack.py does not pass cards=/token_kind= to Symbols yet")
+    add_card(pack, "prevent [730]\nmove player to defense")
+    loaded = check_pack(pack)
+    assert found(loaded, "E321") and found(loaded, "E320")
 
 
 def test_card_fields_are_checked_against_their_declaration(pack):

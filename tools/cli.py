@@ -39,19 +39,24 @@ def main(argv: list[str] | None = None) -> int:
     return commands[args.command](args)
 
 
+def add_mod_argument(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--mod", action="append", default=[], type=Path, metavar="PATH",
+                    dest="mods", help="apply a mod folder (repeatable; applied in order)")
+
+
+def add_pack_arguments(sp: argparse.ArgumentParser) -> None:
+    """--pack, --option and --mod: which content a command loads."""
+    sp.add_argument("--pack", type=Path, default=None, help="pack folder (default: 1960)")
+    sp.add_argument("--option", action="append", default=[], metavar="NAME[=off]",
+                    help="switch an optional rule on (or off with =off)")
+    add_mod_argument(sp)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hustings", description="Rules-as-data card game engine.")
     sub = p.add_subparsers(dest="command")
 
-    def mod_arg(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--mod", action="append", default=[], type=Path, metavar="PATH",
-                        dest="mods", help="apply a mod folder (repeatable; applied in order)")
-
-    def pack_args(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--pack", type=Path, default=None, help="pack folder (default: 1960)")
-        sp.add_argument("--option", action="append", default=[], metavar="NAME[=off]",
-                        help="switch an optional rule on (or off with =off)")
-        mod_arg(sp)
+    mod_arg, pack_args = add_mod_argument, add_pack_arguments
 
     play = sub.add_parser("play", help="play a game (each player: human, random or greedy)")
     pack_args(play)
@@ -204,6 +209,9 @@ def final_map(game: Game) -> str:
 
 # ---- check ------------------------------------------------------------------
 def check_command(args: argparse.Namespace) -> int:
+    if args.path is not None and not args.path.is_dir():
+        print(f"hustings check: {args.path} is not a pack folder", file=sys.stderr)
+        return 2
     start = time.perf_counter()
     loaded = check_pack(args.path, parse_options(args.option), args.mods)
     elapsed = time.perf_counter() - start

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from ...dsl.outline import CardNotFound, find_card, format_outline, outline, printed_texts
 from ...dsl.pack import builtin_pack
@@ -18,12 +17,11 @@ HELP = "explain a card's event: decisions, reads, changes, limits, timing"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("card", help="card number or title (any case)")
     parser.add_argument("--format", choices=["text", "json"], default="text")
-    parser.add_argument("--pack", type=Path, default=None, help="pack folder (default: 1960)")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME[=off]")
+    cli.add_pack_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    program = cli.load_or_report(args.pack, cli.parse_options(args.option))
+    program = cli.load_or_report(args.pack, cli.parse_options(args.option), args.mods)
     if program is None:
         return 1
     try:

@@ -23,12 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=None, help="write to this file")
     parser.add_argument("--depth", type=int, default=0,
                         help="also draw the bodies of called procedures, this many levels deep")
-    parser.add_argument("--pack", type=Path, default=None, help="pack folder (default: 1960)")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME[=off]")
+    cli.add_pack_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    program = cli.load_or_report(args.pack, cli.parse_options(args.option))
+    program = cli.load_or_report(args.pack, cli.parse_options(args.option), args.mods)
     if program is None:
         return 1
     try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import asdict
-from pathlib import Path
 
 from ...dsl.outline import format_interactions, interactions
 from .. import cli
@@ -16,12 +15,11 @@ HELP = "list cards that prevent, move or resolve other cards, persistent cards, 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=["table", "json"], default="table")
-    parser.add_argument("--pack", type=Path, default=None, help="pack folder (default: 1960)")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME[=off]")
+    cli.add_pack_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    program = cli.load_or_report(args.pack, cli.parse_options(args.option))
+    program = cli.load_or_report(args.pack, cli.parse_options(args.option), args.mods)
     if program is None:
         return 1
     rows = interactions(program)
