@@ -65,7 +65,7 @@ def test_refuses_to_overwrite(pack, capsys):
     assert path.read_text() == before
 
 
-@pytest.mark.parametrize("args", [["card", "{dir}/x.txt"], ["card", "{dir}/nowhere/x.yaml"],
+@pytest.mark.parametrize("args", [["card", "{dir}/x.txt"],
                                   ["card", "{dir}/x.yaml", "--number", "0"]])
 def test_usage_errors_exit_2(tmp_path, args):
     assert main(["new", *(a.format(dir=tmp_path) for a in args)]) == 2
@@ -95,3 +95,9 @@ def test_number_and_title_options_and_an_awkward_title(tmp_path):
     assert new_card(path, "--number", "42", "--title", 'Say "hi": #1') == 0
     data = YAML(typ="safe").load(path.read_text())
     assert data["number"] == 42 and data["title"] == 'Say "hi": #1'
+
+
+def test_missing_folders_are_made(tmp_path):
+    path = tmp_path / "my-mod" / "cards" / "100-x.yaml"
+    assert main(["new", "card", str(path)]) == 0
+    assert path.is_file()

@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as e:
         print(f"hustings new: {e}", file=sys.stderr)
         return 2
+    args.path.parent.mkdir(parents=True, exist_ok=True)  # a new mod's cards/ folder
     try:
         with args.path.open("x", encoding="utf-8") as out:  # "x": never overwrite
             out.write(text)
@@ -75,8 +76,8 @@ def card_text(path: Path, number: int | None, title: str | None) -> str:
     """The skeleton of a card file at `path` (checked for usage errors, not written)."""
     if path.suffix not in (".yaml", ".yml"):
         raise UsageError(f"{path}: a card file name ends in .yaml")
-    if not path.parent.is_dir():
-        raise UsageError(f"{path.parent}: no such folder")
+    if path.parent.exists() and not path.parent.is_dir():
+        raise UsageError(f"{path.parent} is a file, not a folder")
     number = number if number is not None else default_number(path)
     if number < 1:
         raise UsageError(f"card numbers start at 1, not {number}")
