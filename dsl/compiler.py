@@ -690,6 +690,9 @@ class _Unit:
     def e_neg(self, a):
         return ("neg", self.number(a, "what `-` negates"))
 
+    def e_ifelse(self, a, cond, b):
+        return ("ifelse", self.expr(cond), self.expr(a), self.expr(b))
+
     def e_where(self, src, cond):
         return ("where", self.items(src, "what `where` filters"), self.expr(cond))
 

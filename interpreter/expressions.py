@@ -171,37 +171,63 @@ _CMP = {
 
 
 def _arith(op, a, b):
-    fa, fb, fn = build(a), build(b), _ARITH[op]
+    fa, fn = build(a), _ARITH[op]
+    if b[0] == "const":  # `left - 1`: no closure call for the constant
+        value = b[1]
+        return lambda m, env: fn(fa(m, env), value)
+    fb = build(b)
     return lambda m, env: fn(fa(m, env), fb(m, env))
 
 
 def _cmp(op, a, b):
-    fa, fn = build(a), _CMP[op]
+    """Comparisons are specialised per operator: they are the rules' hottest code."""
+    fa = build(a)
     if b[0] == "const" and op in ("==", "!="):
-        # The commonest test, `x == NAME`, needs no second closure call.
         value = b[1]
         if op == "==":
             return lambda m, env: fa(m, env) == value
         return lambda m, env: fa(m, env) != value
     fb = build(b)
+    if op in ("==", "!="):
+        if op == "==":
+            return lambda m, env: fa(m, env) == fb(m, env)
+        return lambda m, env: fa(m, env) != fb(m, env)
+    if op == "in":
+        def member(m, env):
+            container = fb(m, env)
+            return container is not None and fa(m, env) in container
 
-    def f(m, env):
+        return member
+    if op == "not in":
+        def non_member(m, env):
+            container = fb(m, env)
+            return container is None or fa(m, env) not in container
+
+        return non_member
+    fn = _CMP[op]
+
+    def order(m, env):
         try:
             return fn(fa(m, env), fb(m, env))
         except TypeError:  # comparing a name with a number, or none with anything
             return False
 
-    return f
+    return order
+
+
+def _ifelse(cond, a, b):
+    fc, fa, fb = build(cond), build(a), build(b)
+    return lambda m, env: fa(m, env) if fc(m, env) else fb(m, env)
 
 
 def _and(a, b):
     fa, fb = build(a), build(b)
-    return lambda m, env: bool(fa(m, env)) and bool(fb(m, env))
+    return lambda m, env: True if fa(m, env) and fb(m, env) else False
 
 
 def _or(a, b):
     fa, fb = build(a), build(b)
-    return lambda m, env: bool(fa(m, env)) or bool(fb(m, env))
+    return lambda m, env: True if fa(m, env) or fb(m, env) else False
 
 
 def _not(a):
@@ -307,6 +333,7 @@ BUILDERS: dict[str, Callable[..., Closure]] = {
     "track": _track,
     "arith": _arith,
     "cmp": _cmp,
+    "ifelse": _ifelse,
     "and": _and,
     "or": _or,
     "not": _not,
