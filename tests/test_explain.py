@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-from hustings.dsl import outline as ol
-from hustings.dsl.pack import load_pack
+from hustings.dsl.card_lookup import find_card
+from hustings.dsl.effect_graph import effect_graph, to_dot, to_mermaid
+from hustings.dsl.instructions import simplify, substitute
+from hustings.dsl.outline import outline as explain
+from hustings.dsl.pack import builtin_pack, load_pack
+from hustings.dsl.render import Renderer
 from hustings.tools import cli
 
 # Cards whose events are written and stable, one per kind of outline: prevention, a move
@@ -105,7 +110,7 @@ def test_cards_without_events_say_so(program, run):
     number = missing[0]
     _, text, _ = run("explain", str(number))
     assert "no event" in text
-    graph = ol.effect_graph(program, number)
+    graph = effect_graph(program, number)
     assert graph.edges["start", "end"]["label"] == "no event written"
 
 
@@ -119,19 +124,18 @@ def test_explain_outline(number, program, run, snapshot):
 
 
 def test_explain_names_decisions_reads_changes_limits_and_timing(program):
-    texts = ol.printed_texts(Path(ol.__file__).resolve().parent.parent / "content" / "1960")
-    first = ol.outline(program, 1, texts)
+    first = explain(program, 1)
     assert first.text.startswith("Immediately")
     assert any("prevent" in c and "9 " in c for c in first.changes)
     assert any(line.startswith("at most 1 per") for line in first.limits)
     assert any("optional" in line for line in first.limits)
     assert first.timing and first.timing[0].startswith("persistent prevention")
-    recount = ol.outline(program, 90, texts)
+    recount = explain(program, 90)
     assert recount.decisions[0].startswith("nixon chooses s from states")
     assert any("election_day" in t and "resolved later" in t for t in recount.timing)
-    gaffe = ol.outline(program, 22)
+    gaffe = explain(program, 22)
     assert gaffe.reads["tokens"] == ["location of opponent"]
-    knee = ol.outline(program, 2)
+    knee = explain(program, 2)
     assert any("campaign_tax" in c and "read by" in c for c in knee.changes)
     assert any("until the end of the turn" in t for t in knee.timing)
 
@@ -141,15 +145,26 @@ def test_explain_json(run):
     data = json.loads(out)
     assert code == 0 and data["number"] == 90 and data["has_event"]
     assert data["attributes"]["persistent"] == "election_day"
+    assert data["text"].startswith("On Election Day") and "text" not in data["attributes"]
+
+
+def test_explain_shows_the_printed_text_of_a_card_a_mod_adds(capsys):
+    mod = builtin_pack().parent / "mods" / "campaign-trail"
+    code = cli.main(["explain", "98", "--mod", str(mod)])
+    out = capsys.readouterr().out
+    assert code == 0 and out.startswith("98 Whistle-Stop Tour\n")
+    printed = out.split("Printed text:\n", 1)[1].split("\n\n", 1)[0]
+    assert " ".join(printed.split()).startswith("Player may add a total of 4 state support in the")
+    assert "| text" not in out.splitlines()[1]
 
 
 # ---- finding cards -----------------------------------------------------------------------
 def test_cards_are_found_by_number_or_title_in_any_case(program):
-    assert ol.find_card(program, "2") == 2
-    assert ol.find_card(program, "#90") == 90
-    assert ol.find_card(program, "NIXON'S KNEE") == 2
-    assert ol.find_card(program, "nixons knee") == 2
-    assert ol.find_card(program, "houston") == 1
+    assert find_card(program, "2") == 2
+    assert find_card(program, "#90") == 90
+    assert find_card(program, "NIXON'S KNEE") == 2
+    assert find_card(program, "nixons knee") == 2
+    assert find_card(program, "houston") == 1
 
 
 def test_a_misspelt_title_gets_did_you_mean(run):
@@ -162,27 +177,27 @@ def test_a_misspelt_title_gets_did_you_mean(run):
 
 # ---- graph -------------------------------------------------------------------------------
 def test_graph_marks_decisions_branches_loops_and_calls(program):
-    g = ol.effect_graph(program, 90)
+    g = effect_graph(program, 90)
     kinds = {d["kind"] for _, d in g.nodes(data=True)}
     assert {"decision", "call", "procedure"} <= kinds
     labels = [d["label"] for _, d in g.nodes(data=True)]
     assert any(label.startswith("nixon chooses s from states") for label in labels)
     assert "call support_checks(who=nixon, where=s, n=3)" in labels
-    add = ol.effect_graph(program, 6)
+    add = effect_graph(program, 6)
     call = next(d["label"] for _, d in add.nodes(data=True) if d["kind"] == "call")
     assert call.startswith("call add_support(who=kennedy,") and "per=2" in call
-    loop = ol.effect_graph(program, 53)
+    loop = effect_graph(program, 53)
     edge_kinds = {d["kind"] for _, _, d in loop.edges(data=True)}
     assert {"loop", "back", "option"} <= edge_kinds
 
 
 def test_graph_depth_draws_called_procedure_bodies(program):
-    shallow = ol.effect_graph(program, 90)
-    deep = ol.effect_graph(program, 90, depth=1)
+    shallow = effect_graph(program, 90)
+    deep = effect_graph(program, 90, depth=1)
     assert deep.number_of_nodes() > shallow.number_of_nodes()
     assert deep.has_edge("proc_support_checks", next(deep.successors("proc_support_checks")))
-    assert_valid_dot(ol.to_dot(deep))
-    assert_valid_mermaid(ol.to_mermaid(deep))
+    assert_valid_dot(to_dot(deep))
+    assert_valid_mermaid(to_mermaid(deep))
 
 
 def test_graph_out_picks_the_format_from_the_file_ending(run, tmp_path):
@@ -218,7 +233,7 @@ def test_interactions_table_is_readable(run):
 
 # ---- rendering -----------------------------------------------------------------------------
 def test_expressions_render_back_to_effect_text(program):
-    r = ol.Renderer(program)
+    r = Renderer(program)
     a, b, c = ("var", "a"), ("var", "b"), ("var", "c")
     assert r.expr(("arith", "*", ("arith", "+", a, b), c)) == "(a + b) * c"
     assert r.expr(("arith", "-", a, ("arith", "-", b, c))) == "a - (b - c)"
@@ -234,15 +249,21 @@ def test_expressions_render_back_to_effect_text(program):
 def test_arguments_put_into_a_procedure_fold_settled_conditions():
     e = ("or", ("cmp", "!=", ("var", "pool"), ("const", "x")), ("fn", "f", [("var", "who")]))
     env = {"pool": ("const", "x"), "who": ("const", "p")}
-    assert ol.simplify(ol.substitute(e, env)) == ("fn", "f", [("const", "p")])
+    assert simplify(substitute(e, env)) == ("fn", "f", [("const", "p")])
     label = ("fmt", ["add ", ("var", "pool"), " in ", ("var", "s")])
-    assert ol.simplify(ol.substitute(label, env)) == ("fmt", ["add x in ", ("var", "s")])
+    assert simplify(substitute(label, env)) == ("fmt", ["add x in ", ("var", "s")])
 
 
-def test_the_analysis_names_no_game(program):
-    source = Path(ol.__file__).read_text()
+VIEWS = ["card_lookup", "effect_graph", "instructions", "interactions", "outline", "render",
+         "rule_analysis", "walk"]
+
+
+@pytest.mark.parametrize("module", VIEWS)
+def test_the_views_name_no_game(program, module):
+    source = Path(importlib.import_module(f"hustings.dsl.{module}").__file__).read_text()
     names = (set(program.players) | set(program.counters) | set(program.zones)
              | set(program.tracks) | set(program.effects) | set(program.locations)
-             | {c["title"] for c in program.cards.values()})
+             | {c["title"] for c in program.cards.values()}
+             | {c["kind"] for c in program.cards.values()})
     found = {n for n in names if re.search(rf"\b{re.escape(n)}\b", source)}
     assert not found

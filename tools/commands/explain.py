@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from ...dsl.outline import CardNotFound, find_card, format_outline, outline, printed_texts
-from ...dsl.pack import builtin_pack
+from ...dsl.card_lookup import CardNotFound, find_card
+from ...dsl.outline import format_outline, outline
 from .. import cli
 
 NAME = "explain"
@@ -29,8 +29,7 @@ def run(args: argparse.Namespace) -> int:
     except CardNotFound as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    texts = printed_texts(args.pack or builtin_pack(), {number})
-    result = outline(program, number, texts)
+    result = outline(program, number)
     if args.format == "json":
         print(json.dumps(result.as_dict(), indent=1, default=str))
     else:

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ...dsl.outline import CardNotFound, effect_graph, find_card, to_dot, to_mermaid
+from ...dsl.card_lookup import CardNotFound, find_card
+from ...dsl.effect_graph import effect_graph, to_dot, to_mermaid
 from .. import cli
 
 NAME = "graph"

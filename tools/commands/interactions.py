@@ -6,7 +6,7 @@ import argparse
 import json
 from dataclasses import asdict
 
-from ...dsl.outline import format_interactions, interactions
+from ...dsl.interactions import format_interactions, interactions
 from .. import cli
 
 NAME = "interactions"
