@@ -583,7 +583,7 @@ class _Unit:
         return ("const", None)
 
     def _name_hint(self, n: str) -> str:
-        """A near name; or the id of a place written by its full name (`Texas` -> `TX`)."""
+        """A near name; or the id of a place the text wrote by its full name."""
         for loc_id, attrs in self.sym.locations.items():
             if str(attrs.get("name", "")).replace(" ", "").lower() == n.lower():
                 return f"did you mean `{loc_id}` ({attrs['name']})?"

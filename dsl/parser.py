@@ -170,7 +170,7 @@ def _ends_block_opener(lines: list[str], line: int, col: int) -> bool:
 
 
 def _misspelt_statement_word(text: str, col: int) -> tuple[int, str, str] | None:
-    """`mov nixon to MD`: the first word is a near miss of a statement keyword."""
+    """`mov player to X`: the first word is a near miss of a statement keyword."""
     m = re.match(r"(\s*)([A-Za-z_]\w*)\s+$", text[:col - 1])
     if not m or m.group(2) in literals().values():
         return None
