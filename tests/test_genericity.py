@@ -1,0 +1,33 @@
+"""The engine knows no game: no 1960 word or card title in its Python code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from hustings.dsl.pack import load_pack
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME_WORDS = re.compile(r"kennedy|nixon|momentum|electoral|endorse", re.I)
+
+
+def python_files(*folders: str) -> list[Path]:
+    return [p for f in folders for p in sorted((ROOT / f).rglob("*.py"))]
+
+
+@pytest.mark.parametrize("folder", ["interpreter", "dsl"])
+def test_no_game_words_in_the_engine(folder):
+    files = python_files(folder) + sorted((ROOT / folder).rglob("*.lark"))
+    hits = [f"{p.relative_to(ROOT)}:{n}" for p in files
+            for n, line in enumerate(p.read_text().splitlines(), 1) if GAME_WORDS.search(line)]
+    assert not hits, hits
+
+
+def test_no_card_title_in_any_python_file_outside_tests():
+    titles = {c["title"] for c in load_pack().cards.values()}
+    source = {p: p.read_text() for p in python_files("interpreter", "dsl", "schemas", "tools")}
+    hits = [(str(p.relative_to(ROOT)), t) for p, text in source.items() for t in titles
+            if re.search(r"\b" + re.escape(t) + r"\b", text)]
+    assert not hits, hits
