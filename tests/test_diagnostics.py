@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
+from ruamel.yaml import YAML
 
 from hustings.dsl import pack as pack_module
 from hustings.dsl.compiler import Symbols, _Unit
@@ -48,7 +48,7 @@ def card_numbers(pack: Path) -> set[int]:
     numbers = set()
     for path in [*(pack / "cards").glob("*.yaml"), pack / "endorsements.yaml",
                  pack / "candidates.yaml"]:
-        data = yaml.safe_load(path.read_text())
+        data = YAML(typ="safe").load(path.read_text())
         numbers |= {c["number"] for c in data.get("cards", [data])}
     return numbers
 
