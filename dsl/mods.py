@@ -47,7 +47,7 @@ from pydantic import ValidationError
 from ..schemas.content import Board, Location, PackManifest, SupportStart
 from ..schemas.mod import ModCard, ModCardList, ModManifest, ModRulesFile
 from .diagnostics import Report, Source, did_you_mean
-from .yamlsource import YamlFile, plain, validate
+from .yamlsource import YamlFile, plain, read_cards, validate
 
 
 class _Reader(Protocol):
@@ -186,17 +186,8 @@ class ModStack:
     def _read_content(self, mod: Mod) -> None:
         for path in self._paths(mod, mod.manifest.cards, "cards"):
             f = self.reader.read(path)
-            if f is None:
-                continue
-            if isinstance(f.data, dict) and "cards" in f.data:
-                listing = validate(ModCardList, f, self.report)
-                if listing:
-                    for i, card in enumerate(listing.cards):
-                        mod.cards.append((card, f, f.data["cards"][i]))
-            else:
-                card = validate(ModCard, f, self.report)
-                if card:
-                    mod.cards.append((card, f, f.data))
+            if f is not None:
+                mod.cards.extend(read_cards(f, ModCardList, ModCard, self.report))
         for path in self._paths(mod, [mod.manifest.rules], "rules"):
             f = self.reader.read(path)
             if f is None:

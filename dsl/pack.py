@@ -17,7 +17,7 @@ from .compiler import Compiler, Symbols
 from .diagnostics import ContentError, Report, Source
 from .graph import check_graph
 from .mods import ModStack
-from .yamlsource import YamlFile, check_card_fields, read_yaml, validate
+from .yamlsource import YamlFile, check_card_fields, read_cards, read_yaml, validate
 
 BUILTIN_PACKS = Path(__file__).resolve().parent.parent / "content"
 
@@ -128,17 +128,8 @@ class _Loader:
             files = sorted(target.glob("*.yaml")) if target.is_dir() else [target]
             for path in files:
                 f = self.read(path)
-                if f is None:
-                    continue
-                if isinstance(f.data, dict) and "cards" in f.data:
-                    listing = validate(CardList, f, self.report)
-                    if listing:
-                        for i, card in enumerate(listing.cards):
-                            out.append((card, f, f.data["cards"][i]))
-                else:
-                    card = validate(Card, f, self.report)
-                    if card:
-                        out.append((card, f, f.data))
+                if f is not None:
+                    out.extend(read_cards(f, CardList, Card, self.report))
         out = self.mods.apply_cards(out)
         check_card_fields(manifest.card_fields, out, self.report)
         kept = []

@@ -486,3 +486,15 @@ def plain(data: Any) -> Any:
     if isinstance(data, list):
         return [plain(v) for v in data]
     return data
+
+
+def read_cards(f: YamlFile, list_model: type[BaseModel], card_model: type[BaseModel],
+               report: Report) -> list[tuple[Any, YamlFile, Any]]:
+    """The cards of one file, as (card, file, YAML node): a list file or a one-card file."""
+    if isinstance(f.data, dict) and "cards" in f.data:
+        listing = validate(list_model, f, report)
+        if listing is None:
+            return []
+        return [(card, f, f.data["cards"][i]) for i, card in enumerate(listing.cards)]
+    card = validate(card_model, f, report)
+    return [(card, f, f.data)] if card is not None else []

@@ -136,24 +136,22 @@ def _sum_of(m, items, name) -> int:
 
 def _most_places(m, pool, places):
     """The player leading more of `places` in `pool`; none on a tie."""
-    held = m.s.pools[pool]
-    counts = {p: 0 for p in m.p.players}
-    for where in places or []:
-        here = held.get(where)
-        if here is not None:
-            counts[here[0]] += 1
-    return _single_best(counts)
+    return _single_best(_owned(m, pool, places, lambda count: 1))
 
 
 def _most_support(m, pool, places):
     """The player with more support in `pool` across `places`; none on a tie."""
+    return _single_best(_owned(m, pool, places, lambda count: count))
+
+
+def _owned(m, pool, places, weigh) -> dict[str, int]:
     held = m.s.pools[pool]
-    totals = {p: 0 for p in m.p.players}
+    scores = {p: 0 for p in m.p.players}
     for where in places or []:
         here = held.get(where)
         if here is not None:
-            totals[here[0]] += here[1]
-    return _single_best(totals)
+            scores[here[0]] += weigh(here[1])
+    return scores
 
 
 def _single_best(scores: dict[str, int]):

@@ -108,6 +108,20 @@ def load_or_report(pack: Path | None, options: dict[str, bool],
         return None
 
 
+def load_card(args: argparse.Namespace) -> tuple[Program, int] | None:
+    """The program and the card that `args.card` names, or None after reporting why not."""
+    from ..dsl.card_lookup import CardNotFound, find_card
+
+    program = load_or_report(args.pack, parse_options(args.option), args.mods)
+    if program is None:
+        return None
+    try:
+        return program, find_card(program, args.card)
+    except CardNotFound as e:
+        print(f"error: {e}", file=sys.stderr)
+        return None
+
+
 # ---- play -------------------------------------------------------------------
 def play_command(args: argparse.Namespace, rest: list[str]) -> int:
     options = parse_options(args.option)

@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 
-from ...dsl.card_lookup import CardNotFound, find_card
 from ...dsl.outline import format_outline, outline
 from .. import cli
 
@@ -21,14 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    program = cli.load_or_report(args.pack, cli.parse_options(args.option), args.mods)
-    if program is None:
+    found = cli.load_card(args)
+    if found is None:
         return 1
-    try:
-        number = find_card(program, args.card)
-    except CardNotFound as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    program, number = found
     result = outline(program, number)
     if args.format == "json":
         print(json.dumps(result.as_dict(), indent=1, default=str))

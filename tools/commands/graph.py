@@ -6,7 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from ...dsl.card_lookup import CardNotFound, find_card
 from ...dsl.effect_graph import effect_graph, to_dot, to_mermaid
 from .. import cli
 
@@ -28,14 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    program = cli.load_or_report(args.pack, cli.parse_options(args.option), args.mods)
-    if program is None:
+    found = cli.load_card(args)
+    if found is None:
         return 1
-    try:
-        number = find_card(program, args.card)
-    except CardNotFound as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    program, number = found
     graph = effect_graph(program, number, depth=max(0, args.depth))
     fmt = args.format or (_BY_SUFFIX.get(args.out.suffix.lower()) if args.out else None)
     text = render(graph, fmt)
