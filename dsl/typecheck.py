@@ -1,0 +1,196 @@
+"""Compile-time type checks of effect text (E320, E321).
+
+A light, conservative check: only values whose kind the compiler can see
+(constants, counts, comparisons, lists) are checked; anything computed at run
+time (a variable, a function's result) passes. Mixed into the compiler's unit,
+whose `expr`, `error` and `sym` it uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Tree
+
+from .diagnostics import did_you_mean
+
+
+class TypeChecks:
+    # A light, conservative check: only values whose kind the compiler can see
+    # (constants, counts, comparisons, lists) are checked; anything computed at
+    # run time (a variable, a function's result) passes.
+    def kind_of(self, e: tuple) -> str | None:
+        """'number', 'text', 'truth value', 'player', 'place:KIND', 'place', 'list',
+        'pool', 'zone', 'none', or None when it cannot be known before the game runs."""
+        op = e[0]
+        if op == "const":
+            return self._const_kind(e[1])
+        if op == "arith":
+            if e[1] != "+":
+                return "number"
+            kinds = {self.kind_of(e[2]), self.kind_of(e[3])}
+            return "list" if "list" in kinds else ("number" if "number" in kinds else None)
+        return _OP_KINDS.get(op)
+
+    def _const_kind(self, v: Any) -> str:
+        sym = self.sym
+        if v is None:
+            return "none"
+        if isinstance(v, bool):
+            return "truth value"
+        if isinstance(v, int):
+            return "number"
+        if isinstance(v, list):
+            return "list"
+        if v in sym.players:
+            return "player"
+        if v in sym.locations:
+            return "place:" + str(sym.locations[v]["kind"])
+        if v in sym.pools:
+            return "pool"
+        if v in sym.zones:
+            return "zone"
+        return "text"
+
+    def expect(self, node, e: tuple, what: str, *wanted: str) -> None:
+        """Report E320 if `e` is known to be none of the `wanted` kinds."""
+        got = self.kind_of(e)
+        if got is None or got == "none" or any(_fits(got, w) for w in wanted):
+            return
+        self.error(node, "E320", f"type mismatch: {what} must be {want(wanted[0])}, "
+                   f"not {self.show(e, got)}", self._type_hint(wanted[0], e))
+
+    def number(self, node, what: str) -> tuple:
+        e = self.expr(node)
+        self.expect(node, e, what, "number")
+        return e
+
+    def player(self, node, what: str) -> tuple:
+        e = self.expr(node)
+        self.expect(node, e, what, "player")
+        return e
+
+    def items(self, node, what: str) -> tuple:
+        e = self.expr(node)
+        self.expect(node, e, what, "list")
+        return e
+
+    def cards(self, node, what: str) -> tuple:
+        """A card or a list of cards: constants must be card numbers the pack has."""
+        e = self.expr(node)
+        if e[0] == "list":
+            nodes = [c for c in node.children if c is not None]
+            for sub, item in zip(nodes, e[1], strict=False):
+                self._card(sub, item, what)
+        elif e[0] == "const" and isinstance(e[1], list):
+            nodes = [c for c in node.children if c is not None] \
+                if isinstance(node, Tree) and node.data == "list" else [node] * len(e[1])
+            for sub, value in zip(nodes, e[1], strict=False):
+                self._card(sub, ("const", value), what)
+        else:
+            self._card(node, e, what)
+        return e
+
+    def _card(self, node, e: tuple, what: str) -> None:
+        if e[0] != "const" or e[1] is None:
+            self.expect(node, e, what, "card", "number", "list")
+            return
+        v = e[1]
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.expect(node, e, what, "card")
+        elif self.sym.cards is not None and v not in self.sym.cards:
+            numbers = sorted(self.sym.cards)
+            self.error(node, "E321", f"there is no card {v}",
+                       did_you_mean(str(v), numbers)
+                       or f"card numbers run from {numbers[0]} to {numbers[-1]}" if numbers
+                       else "")
+
+    def _expect_thing(self, node, e: tuple, prop: str) -> None:
+        """`PROP of X`: properties belong to places and cards."""
+        got = self.kind_of(e)
+        if got is not None and got not in ("none", "number", "text") \
+                and not got.startswith("place"):
+            self.error(node, "E320", f"type mismatch: `{prop} of` needs a place or a card, "
+                       f"not {self.show(e, got)}", "properties belong to places and cards")
+        elif got == "number" and e[0] == "const":
+            self._card(node, e, f"`{prop} of`")
+
+    def _expect_comparable(self, node, a: tuple, b: tuple, op: str) -> None:
+        ka, kb = self.kind_of(a), self.kind_of(b)
+        if ka is None or kb is None or "none" in (ka, kb) or "text" in (ka, kb):
+            return  # text may be any name; none compares with anything
+        if _family(ka) != _family(kb):
+            self.error(node, "E320", f"type mismatch: `{op}` compares {self.show(a, ka)} "
+                       f"with {self.show(b, kb)}", "the two sides can never be equal")
+
+    def show(self, e: tuple, kind: str) -> str:
+        if e[0] != "const":
+            return want(kind)
+        v = e[1]
+        if kind.startswith("place:"):
+            return f"'{v}' (one of the {kind[6:]})"
+        if kind in ("player", "pool", "zone"):
+            return f"'{v}' ({want(kind)})"
+        if kind == "text":
+            return f'the text "{v}"'
+        if kind == "number":
+            return f"the number {v}"
+        if kind == "truth value":
+            return f"`{str(v).lower()}`"
+        return want(kind)
+
+    def _type_hint(self, wanted: str, e: tuple) -> str:
+        sym = self.sym
+        if wanted == "player":
+            return f"players: {', '.join(sym.players)}"
+        if wanted.startswith("place:"):
+            kind = wanted[6:]
+            places = sym.kinds.get(kind, [])
+            near = did_you_mean(str(e[1]), places) if e[0] == "const" else ""
+            return near or (f"one of the {kind}, such as `{places[0]}`" if places else "")
+        if wanted == "place":
+            return "a place on the board"
+        if wanted == "list":
+            kind = next(iter(sym.kinds), None)
+            example = f", a kind of place such as `{kind}`" if kind else ""
+            return f"write a list `[a, b]`{example}, or `cards(ZONE)`"
+        if wanted == "card":
+            return "write the card's number"
+        return "write a number, or an expression that counts something"
+
+
+_OP_KINDS = {
+    "neg": "number", "counter": "number", "support_of": "number", "support_at": "number",
+    "effect": "number", "cmp": "truth value", "and": "truth value", "or": "truth value",
+    "not": "truth value", "cards": "list", "list": "list", "where": "list", "track": "list",
+    "effect_list": "list", "fmt": "text", "opponent": "player", "zone": "zone",
+    "token": "place",
+}
+
+_WORDS = {
+    "number": "a number", "text": "text", "truth value": "a truth value", "player": "a player",
+    "place": "a place", "list": "a list", "pool": "a kind of support", "zone": "a zone of cards",
+    "card": "a card number", "none": "none",
+}
+
+
+def want(kind: str) -> str:
+    """How a kind reads in a message: "a number", "one of the states"."""
+    if kind.startswith("place:"):
+        return f"one of the {kind[6:]}"
+    return _WORDS.get(kind, kind)
+
+
+def _fits(got: str, wanted: str) -> bool:
+    if got == wanted:
+        return True
+    if wanted == "place":
+        return got.startswith("place")
+    if wanted.startswith("place:"):
+        return got == "place"  # a token's place: its kind is not known before the game
+    return False
+
+
+def _family(kind: str) -> str:
+    """Kinds that may meet in `==`: any two places may be compared, not a place and a number."""
+    return "place" if kind.startswith("place") else kind
