@@ -47,7 +47,8 @@ from pydantic import ValidationError
 from ..schemas.content import Board, Location, PackManifest, SupportStart
 from ..schemas.mod import ModCard, ModCardList, ModManifest, ModRulesFile
 from .diagnostics import Report, Source, did_you_mean
-from .yamlsource import YamlFile, plain, read_cards, validate
+from .validation import read_cards, validate
+from .yamlsource import YamlFile, plain
 
 
 class _Reader(Protocol):

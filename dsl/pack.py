@@ -17,7 +17,8 @@ from .compiler import Compiler, Symbols
 from .diagnostics import ContentError, Report, Source
 from .graph import check_graph
 from .mods import ModStack
-from .yamlsource import YamlFile, check_card_fields, read_cards, read_yaml, validate
+from .validation import check_card_fields, read_cards, validate
+from .yamlsource import YamlFile, read_yaml
 
 BUILTIN_PACKS = Path(__file__).resolve().parent.parent / "content"
 

@@ -23,7 +23,8 @@ from ..schemas.scenario import Expect, Scenario, ScenarioFile, Setup
 from .diagnostics import ContentError, Report, Source
 from .mods import find_mod_root
 from .pack import load_pack
-from .yamlsource import read_yaml, validate
+from .validation import validate
+from .yamlsource import read_yaml
 
 
 @dataclass

@@ -19,7 +19,8 @@ from hustings.dsl import pack as pack_module
 from hustings.dsl.compiler import Symbols, _Unit
 from hustings.dsl.diagnostics import Report
 from hustings.dsl.pack import builtin_pack, check_pack
-from hustings.dsl.yamlsource import check_card_fields, read_yaml, validate
+from hustings.dsl.validation import check_card_fields, validate
+from hustings.dsl.yamlsource import read_yaml
 from hustings.schemas.content import Card, PackManifest
 from hustings.tools.cli import main
 
