@@ -152,7 +152,12 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
     close = did_you_mean(word, keywords)
     if close:
         return DslSyntaxError(source.at(line, col), f"unexpected {word!r}", f"{close} {expect}")
-    first = _misspelt_statement_word(lines[line - 1] if line <= len(lines) else "", col)
+    text = lines[line - 1] if line <= len(lines) else ""
+    if text.strip().upper().startswith("TODO"):
+        start = len(text) - len(text.lstrip()) + 1
+        return DslSyntaxError(source.at(line, start), "this is still a TODO placeholder",
+                              "write it in the effect language (docs/dsl.md lists every form)")
+    first = _misspelt_statement_word(text, col)
     if first is not None:
         start, wrong, hint = first
         return DslSyntaxError(source.at(line, start), f"'{wrong}' does not start a statement",

@@ -45,6 +45,9 @@ class CardFieldDef(Strict):
     type: Literal["int", "str", "name"] = "str"
     values: list[str] | None = None
     optional: bool = True
+    kinds: list[str] | None = Field(
+        None, description="the card kinds that have this field (default: every kind)"
+    )
 
 
 class EffectDef(Strict):

@@ -24,22 +24,19 @@ NAME = "new"
 HELP = "write a skeleton content file: new card PATH"
 
 PLACEHOLDER = "TODO write the event here"
-SKELETON = """\
+HEADER = """\
 # yaml-language-server: $schema={schema}
 number: {number}
 title: {title}
-cp: 1             # campaign points
-rest: 0           # rest cubes
-icon: both        # kennedy, nixon or both
-issue: null       # defense, economy or civil_rights
-state: null       # a state id, e.g. TX
-persistent: null  # debate, election_day or prevention: an event that stays in play
+"""
+FOOTER = """\
 text: >-
   TODO: the card's printed text.
 event: |
   # The event in the effect language (docs/dsl.md); `hustings check` flags the next line.
   {placeholder}
 """
+_TYPE_NOTES = {"int": "a whole number", "str": "text", "name": "a name"}
 
 
 class UsageError(Exception):
@@ -52,11 +49,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     card.add_argument("path", type=Path, metavar="PATH", help="the new file, e.g. cards/098-x.yaml")
     card.add_argument("--number", type=int, help="card number (default: from the file name)")
     card.add_argument("--title", help="card title (default: from the file name)")
+    card.add_argument("--pack", type=Path, default=None,
+                      help="the pack whose card fields to write (default: 1960)")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        text = card_text(args.path, args.number, args.title)
+        text = card_text(args.path, args.number, args.title, card_fields(args.pack))
     except UsageError as e:
         print(f"hustings new: {e}", file=sys.stderr)
         return 2
@@ -72,7 +71,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def card_text(path: Path, number: int | None, title: str | None) -> str:
+def card_fields(pack: Path | None) -> dict:
+    """The card fields the pack declares (pack.yaml `card_fields:`), in order."""
+    from ...dsl.pack import builtin_pack
+    from ...schemas.content import CardFieldDef
+
+    manifest = YAML(typ="safe").load(((pack or builtin_pack()) / "pack.yaml").read_text())
+    fields = (manifest or {}).get("card_fields") or {}
+    return {name: CardFieldDef.model_validate(spec or {}) for name, spec in fields.items()}
+
+
+def field_lines(fields: dict) -> str:
+    """One line per declared field: a neutral value and a comment saying what fits."""
+    lines = []
+    for name, spec in fields.items():
+        if spec.kinds is not None and "campaign" not in spec.kinds:
+            continue
+        value = "0" if spec.type == "int" else "null"
+        note = ("one of: " + ", ".join(spec.values)) if spec.values else _TYPE_NOTES[spec.type]
+        lines.append(f"{name + ':':<12}{value:<6}# {note}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def card_text(path: Path, number: int | None, title: str | None,
+              fields: dict | None = None) -> str:
     """The skeleton of a card file at `path` (checked for usage errors, not written)."""
     if path.suffix not in (".yaml", ".yml"):
         raise UsageError(f"{path}: a card file name ends in .yaml")
@@ -82,8 +104,8 @@ def card_text(path: Path, number: int | None, title: str | None) -> str:
     if number < 1:
         raise UsageError(f"card numbers start at 1, not {number}")
     title = title if title is not None else default_title(path)
-    return SKELETON.format(schema=schema_ref(path), number=number, title=yaml_text(title),
-                           placeholder=PLACEHOLDER)
+    head = HEADER.format(schema=schema_ref(path), number=number, title=yaml_text(title))
+    return head + field_lines(fields or {}) + FOOTER.format(placeholder=PLACEHOLDER)
 
 
 def schema_ref(path: Path) -> str:
