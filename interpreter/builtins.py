@@ -85,7 +85,12 @@ def _first(m, items):
     return items[0] if items else None
 
 
+MAX_RANGE = 10_000  # content is untrusted: no list may swallow the machine
+
+
 def _range(m, a, b) -> list[int]:
+    if b - a >= MAX_RANGE:
+        raise RuleError(f"range({a}, {b}) is longer than {MAX_RANGE} numbers")
     return list(range(a, b + 1))
 
 

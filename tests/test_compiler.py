@@ -81,3 +81,24 @@ def test_lasting_effects_need_a_duration(program):
 def test_unknown_duration(program):
     _, _, report = compile_event(program, "expire week effects")
     assert [e.code for e in report.errors] == ["E310"]
+
+
+
+@pytest.mark.parametrize("body", ["let x = range(1, 100000000)",
+                                  "repeat 100000000 times:\n  let x = 1"])
+def test_runaway_content_stops_with_a_rule_error_not_a_hang(tmp_path, body):
+    import shutil
+
+    from hustings.dsl.pack import builtin_pack
+    from hustings.dsl.scenarios import Runner
+    from hustings.schemas.scenario import Scenario
+
+    pack = tmp_path / "pack"
+    shutil.copytree(builtin_pack(), pack, ignore=shutil.ignore_patterns("scenarios"))
+    indented = "\n".join("      " + line for line in body.splitlines())
+    (pack / "rules" / "99-runaway.yaml").write_text(
+        f"procedures:\n  runaway:\n    body: |\n{indented}\n")
+    scenario = Scenario.model_validate(
+        {"name": "runaway", "run": {"procedure": "runaway"}, "steps": [{"expect": {}}]})
+    outcome = Runner(pack).run(scenario, "test")
+    assert len(outcome.failures) == 1 and "rules error" in outcome.failures[0]
