@@ -88,7 +88,11 @@ class Compiler:
             return None
         unit = _Unit(self, source, owner, set(params or []))
         before = len(self.report.errors)
-        block = unit.block(tree.children)
+        try:
+            block = unit.block(tree.children)
+        except RecursionError:
+            self._too_deep(source)
+            return None
         return block if len(self.report.errors) == before else None
 
     def compile_expression(
@@ -101,8 +105,16 @@ class Compiler:
             return None
         unit = _Unit(self, source, owner, set(params))
         before = len(self.report.errors)
-        expr = unit.expr(tree)
+        try:
+            expr = unit.expr(tree)
+        except RecursionError:
+            self._too_deep(source)
+            return None
         return expr if len(self.report.errors) == before else None
+
+    def _too_deep(self, source: Source) -> None:
+        self.report.error(source, "E205", "this text nests too deeply to compile",
+                          "split it with `let` into smaller steps")
 
     # ---- helpers used by _Unit -------------------------------------------
     def new_block(self) -> int:

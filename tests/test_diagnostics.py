@@ -461,3 +461,10 @@ def test_e501_no_scenario_files(tmp_path):
 
     _, report = run_paths([tmp_path])
     assert [(d.code, d.source.line, d.source.column) for d in report.errors] == [("E501", 1, 1)]
+
+
+def test_e205_text_nested_too_deeply(pack):
+    path = add_card(pack, "let x = " + "[" * 3000 + "1" + "]" * 3000)
+    loaded = check_pack(pack)
+    line, col = position(path, "let x")
+    expect(loaded, "E205", path, line, col)
