@@ -59,10 +59,6 @@ class Symbols:
         )
 
 
-class CompileError(Exception):
-    pass
-
-
 class Compiler:
     """Owns the growing list of blocks; one Compiler per pack."""
 

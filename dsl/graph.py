@@ -35,24 +35,6 @@ def call_graph(comp: Any) -> nx.DiGraph:
     return g
 
 
-def block_graph(blocks: list[list[tuple]], root: int) -> nx.DiGraph:
-    """The graph of one block and every block it can run or call into."""
-    g = nx.DiGraph()
-    todo = [root]
-    g.add_node(root)
-    while todo:
-        b = todo.pop()
-        for i, ins in enumerate(blocks[b]):
-            node = (b, i)
-            g.add_node(node, op=ins[0], ins=ins)
-            g.add_edge(b, node, kind="holds")
-            for nb in nested_blocks(ins):
-                g.add_edge(node, nb, kind="runs")
-                if nb not in g or not g.out_degree(nb):
-                    todo.append(nb)
-    return g
-
-
 def check_graph(
     comp: Any, entry: str, report: Report, defined: dict[str, Source] | None = None
 ) -> None:

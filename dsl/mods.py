@@ -227,10 +227,6 @@ class ModStack:
             self.report.warn(source, "W601", f"mod '{mod.name}' adds a new {what} '{name}'",
                              hint)
 
-    def _origin(self, key: tuple, fallback: Source) -> str:
-        prev = self.touched.get(key)
-        return f"mod '{prev.mod.name}' at {prev.source}" if prev else f"the pack at {fallback}"
-
     # ---- manifest: setup and options ---------------------------------------
     def apply_manifest(self, manifest: PackManifest,
                        manifest_file: YamlFile) -> PackManifest | None:

@@ -30,7 +30,6 @@ def builtin_pack(name: str = "1960") -> Path:
 @dataclass
 class PackStats:
     cards: int = 0
-    cards_with_events: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
     without_event: list[int] = field(default_factory=list)
     procedures: int = 0
@@ -119,7 +118,6 @@ class _Loader:
         if f is None:
             return None
         board = validate(Board, f, self.report)
-        self.board_file = f
         return self.mods.apply_board(board, manifest) if board is not None else None
 
     def load_cards(self, manifest: PackManifest, options: dict) -> list[tuple[Card, YamlFile, Any]]:
@@ -232,7 +230,6 @@ class _Loader:
                                       ["player", "opponent", "card"])
             if block is not None:
                 events[card.number] = block
-                self.stats.cards_with_events += 1
         self.stats.procedures = len(procedures)
         if manifest.entry not in procedures and not self.report.errors:
             self.report.error(self.manifest_file.key_source("entry"), "E107",

@@ -278,14 +278,8 @@ def functions_for(program: Program) -> dict:
     return _FUNCTIONS[key]
 
 
-def where_of(m: Machine, f: Frame) -> str:
-    return m.p.positions[f.block][f.pc - 1]
-
-
 def build_ops(program: Program) -> list[list[Any]]:
     from .ops import make_op
 
     return [[make_op(ins) for ins in block] for block in program.blocks]
 
-
-__all__ = ["Machine", "build", "build_ops"]

@@ -477,9 +477,6 @@ _OPS = {
     "choose": Choose, "menu": Menu,
 }
 
-OPCODES = frozenset(_OPS)
-
-
 def make_op(ins: tuple) -> Op:
     cls = _OPS.get(ins[0])
     if cls is None:
