@@ -54,11 +54,12 @@ def test_log_then_replay_reproduces_the_game(tmp_path, capsys):
 
 
 def test_a_human_chooses_from_numbered_actions(monkeypatch, capsys):
-    answers = io.StringIO("\n".join(["nonsense", "0"] * 2000))
+    answers = io.StringIO("\n".join(["? gaffe", "nonsense", "0"] * 2000))
     monkeypatch.setattr("builtins.input", lambda prompt="": answers.readline().strip())
     code, out = run(["play", "--seed", "4", "--kennedy", "human"], capsys)
     assert code == 0
     assert "choose a number from 0 to" in out  # the nonsense answer was refused
+    assert "Gaffe: Opponent loses 1 momentum marker" in out  # `? gaffe` shows the card
     assert "momentum: kennedy" in out  # the compact board shown before each choice
     assert "    0. " in out
 

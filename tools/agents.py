@@ -70,9 +70,22 @@ def human_agent(show: Callable[[Game], None], read: Callable[[str], str] | None 
                 return int(answer)
             if answer in actions:
                 return actions.index(answer)
-            print(f"  choose a number from 0 to {len(actions) - 1}, or type a label")
+            if answer.startswith("?"):
+                print(card_texts(game, answer[1:].strip()))
+                continue
+            print(f"  choose a number from 0 to {len(actions) - 1}, or type a label;"
+                  " `? WORDS` shows the text of cards whose title has those words")
 
     return choose
+
+
+def card_texts(game: Game, words: str) -> str:
+    """The printed text of every card whose title holds `words` (any case)."""
+    found = [c for c in game.program.cards.values()
+             if words and words.lower() in c["title"].lower()]
+    if not found:
+        return f"  no card title holds {words!r}"
+    return "\n".join(f"  {c['title']}: {c.get('text') or '(no text)'}" for c in found)
 
 
 AGENTS = {"random": random_agent, "greedy": greedy_agent}

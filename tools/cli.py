@@ -191,8 +191,8 @@ def narrate(game: Game, shown: int) -> int:
 def board_summary(game: Game, player: str) -> str:
     """A compact view of what `player` can see."""
     obs = game.observation(player)
-    lines = [f"-- {game.program.name}: " + ", ".join(f"{k}={v}" for k, v in obs["vars"].items()
-                                                      if not isinstance(v, list))]
+    shown = {k: v for k, v in obs["vars"].items() if _worth_showing(k, v)}
+    lines = [f"-- {game.program.name}: " + ", ".join(f"{k}={v}" for k, v in shown.items())]
     for name, table in obs["counters"].items():
         lines.append(f"   {name}: " + ", ".join(f"{p} {n}" for p, n in table.items()))
     for name, items in obs["tracks"].items():
@@ -202,12 +202,25 @@ def board_summary(game: Game, player: str) -> str:
         if held:
             cells = [f"{w}:{o[0]}{n}" for w, (o, n) in sorted(held.items())]
             lines.append(f"   {pool}: " + " ".join(cells))
-    cards = game.program.cards
     for zone, content in obs["zones"].items():
         if zone.endswith(":" + player) and isinstance(content, list) and content:
-            names = ", ".join(f"{cards[c]['title']}" for c in content)
-            lines.append(f"   {zone}: {names}")
+            lines.append(f"   {zone}:")
+            lines.extend(f"     {card_line(game, c)}" for c in content)
     return "\n".join(lines)
+
+
+def _worth_showing(name: str, value) -> bool:
+    """Plain values of the game; options, flags and lists stay out of the way."""
+    return (not name.startswith("option_") and value is not None
+            and not isinstance(value, (bool, list)))
+
+
+def card_line(game: Game, card: int) -> str:
+    """A card's title and its own properties, e.g. `Gaffe (cp 4, icon both, ...)`."""
+    info = game.program.cards[card]
+    extra = [f"{k} {v}" for k, v in info.items()
+             if k not in ("number", "title", "kind", "text") and v not in (None, "")]
+    return f"{info['title']} ({', '.join(extra)})" if extra else info["title"]
 
 
 def final_map(game: Game) -> str:
