@@ -216,7 +216,7 @@ def _worth_showing(name: str, value) -> bool:
 
 
 def card_line(game: Game, card: int) -> str:
-    """A card's title and its own properties, e.g. `Gaffe (cp 4, icon both, ...)`."""
+    """A card's title and its own properties, e.g. `Title (cp 4, icon both, ...)`."""
     info = game.program.cards[card]
     extra = [f"{k} {v}" for k, v in info.items()
              if k not in ("number", "title", "kind", "text") and v not in (None, "")]
