@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from hustings.dsl.card_lookup import find_card
-from hustings.dsl.effect_graph import effect_graph, to_dot, to_mermaid
-from hustings.dsl.instructions import simplify, substitute
-from hustings.dsl.outline import outline as explain
 from hustings.dsl.pack import builtin_pack, load_pack
-from hustings.dsl.render import Renderer
 from hustings.tools import cli
+from hustings.tools.reading.card_lookup import find_card
+from hustings.tools.reading.effect_graph import effect_graph, to_dot, to_mermaid
+from hustings.tools.reading.instructions import simplify, substitute
+from hustings.tools.reading.outline import outline as explain
+from hustings.tools.reading.render import Renderer
 
 # Cards whose events are written and stable, one per kind of outline: prevention, a move
 # with a turn-long effect, an add with a per-place limit, losses, Election Day, a decision.
@@ -260,7 +260,7 @@ VIEWS = ["card_lookup", "effect_graph", "instructions", "interactions", "outline
 
 @pytest.mark.parametrize("module", VIEWS)
 def test_the_views_name_no_game(program, module):
-    source = Path(importlib.import_module(f"hustings.dsl.{module}").__file__).read_text()
+    source = Path(importlib.import_module(f"hustings.tools.reading.{module}").__file__).read_text()
     names = (set(program.players) | set(program.counters) | set(program.zones)
              | set(program.tracks) | set(program.effects) | set(program.locations)
              | {c["title"] for c in program.cards.values()}

@@ -110,7 +110,7 @@ def load_or_report(pack: Path | None, options: dict[str, bool],
 
 def load_card(args: argparse.Namespace) -> tuple[Program, int] | None:
     """The program and the card that `args.card` names, or None after reporting why not."""
-    from ..dsl.card_lookup import CardNotFound, find_card
+    from .reading.card_lookup import CardNotFound, find_card
 
     program = load_or_report(args.pack, parse_options(args.option), args.mods)
     if program is None:

@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from ...dsl.outline import format_outline, outline
 from .. import cli
+from ..reading.outline import format_outline, outline
 
 NAME = "explain"
 HELP = "explain a card's event: decisions, reads, changes, limits, timing"

@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ...dsl.effect_graph import effect_graph, to_dot, to_mermaid
 from .. import cli
+from ..reading.effect_graph import effect_graph, to_dot, to_mermaid
 
 NAME = "graph"
 HELP = "draw a card's compiled event as a graph (Graphviz DOT and/or Mermaid)"

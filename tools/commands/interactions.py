@@ -6,8 +6,8 @@ import argparse
 import json
 from dataclasses import asdict
 
-from ...dsl.interactions import format_interactions, interactions
 from .. import cli
+from ..reading.interactions import format_interactions, interactions
 
 NAME = "interactions"
 HELP = "list cards that prevent, move or resolve other cards, persistent cards, lasting effects"

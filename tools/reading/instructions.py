@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..interpreter.expressions import BUILDERS
+from ...interpreter.expressions import BUILDERS
 
 EXPR_KINDS = frozenset(BUILDERS)
 DECISIONS = frozenset({"choose", "menu"})

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from ..interpreter.program import Program
+from ...interpreter.program import Program
 from .instructions import CARD_OPERAND, operands, subexprs
 from .render import Renderer
 from .walk import Step, walk

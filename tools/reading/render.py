@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..interpreter.program import Program
-from .compiler import PHRASES
+from ...dsl.compiler import PHRASES
+from ...interpreter.program import Program
 from .instructions import CARD_OPERAND, LOOPS, is_expr, subexprs
 
 # How tightly each expression binds (the grammar's precedence), for parentheses.

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..interpreter.program import Program
-from .graph import nested_blocks
+from ...dsl.graph import nested_blocks
+from ...interpreter.program import Program
 from .instructions import LOOPS, map_instruction, simplify, substitute
 from .render import Renderer
 

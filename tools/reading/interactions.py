@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..interpreter.program import Program
+from ...interpreter.program import Program
 from .render import Renderer
 from .rule_analysis import (
     PERSISTENT,

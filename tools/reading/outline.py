@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..interpreter.program import Program
-from .graph import nested_blocks
+from ...dsl.graph import nested_blocks
+from ...interpreter.program import Program
 from .instructions import DECISIONS, LOOPS, SILENT, ZONE_OPERANDS, operands, subexprs
 from .render import Renderer
 from .rule_analysis import PERSISTENT, effect_readers, persistent_handling, read_by, readers

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from ..interpreter.program import Program
+from ...interpreter.program import Program
 from .instructions import LOOPS
 from .render import Renderer
 from .walk import branches

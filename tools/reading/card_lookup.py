@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from ..interpreter.program import Program
+from ...interpreter.program import Program
 
 
 class CardNotFound(LookupError):
