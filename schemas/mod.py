@@ -40,16 +40,16 @@ class BagChange(Strict):
 class SetupChange(Strict):
     """Changes merged into the base pack.yaml, key by key (a deep merge).
 
-    Only the keys written change: `{counters: {momentum: {start: 3}}}` changes the
-    start of momentum and keeps its other fields. Lists and plain values are
+    Only the keys written change: `{counters: {score: {start: 3}}}` changes the
+    start of `score` and keeps its other fields. Lists and plain values are
     replaced whole. A name the base does not have is added.
     """
 
     counters: dict[str, CounterChange] = Field(
-        default_factory=dict, description="e.g. {momentum: {start: 3}}"
+        default_factory=dict, description="e.g. {score: {start: 3}}"
     )
     variables: dict[str, Any] = Field(default_factory=dict, description="starting values")
-    bag: BagChange | None = Field(None, description="e.g. {start: {kennedy: 14}}")
+    bag: BagChange | None = Field(None, description="e.g. {start: {red: 14}}")
     tracks: dict[str, list[str]] = Field(
         default_factory=dict, description="a track's items, first to last (replaced whole)"
     )
