@@ -126,6 +126,20 @@ class Game:
         self.state = GameState.from_json(snapshot)
         self.machine = Machine(self.program, self.state, self.machine.ops)
 
+    def evaluate(self, function: str, *args: Any) -> Any:
+        """The value of one of the pack's functions on the current state (reads only).
+
+        Tools ask the pack this way what a position is worth or what a board shows,
+        so they need to know nothing of the game themselves.
+        """
+        functions = self.machine.functions
+        if function not in functions:
+            raise KeyError(f"the pack defines no function {function!r}")
+        params, body = functions[function]
+        if len(args) != len(params):
+            raise TypeError(f"{function} takes {len(params)} arguments, not {len(args)}")
+        return body(self.machine, dict(zip(params, args, strict=True)))
+
     # ---- observations --------------------------------------------------
     def observation(self, player: str) -> dict[str, Any]:
         """What `player` may see: hidden zones of others and deck order are counts only."""

@@ -378,3 +378,19 @@ def test_editing_an_observation_does_not_change_the_game(program):
     obs["counters"]["momentum"]["kennedy"] += 50
     obs["pools"]["state"].clear()
     assert game.save() == before
+
+
+def test_evaluate_reads_a_pack_function_without_changing_the_game(program):
+    game = Game.new(program, seed=4)
+    for _ in range(40):
+        game.apply_action(0)
+    before = game.save()
+    player = program.players[0]
+    awarded = game.evaluate("awarded", player)
+    assert isinstance(awarded, list)
+    assert all(where in program.locations for where in awarded)
+    assert game.save() == before
+    with pytest.raises(KeyError):
+        game.evaluate("no_such_function")
+    with pytest.raises(TypeError):
+        game.evaluate("awarded")

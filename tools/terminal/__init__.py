@@ -1,0 +1,1 @@
+"""Playing in a terminal: the board a person sees, the prompt they answer."""
