@@ -1,4 +1,6 @@
-"""Players that pick actions: random, greedy (one step of look-ahead) and a human at a prompt."""
+"""Players that pick actions: random and greedy (one step of look-ahead).
+
+The human at a prompt is in tools/terminal/human.py."""
 
 from __future__ import annotations
 
@@ -52,40 +54,6 @@ def greedy_agent(seed: int, breadth: int = 24) -> Agent:
         return best
 
     return choose
-
-
-def human_agent(show: Callable[[Game], None], read: Callable[[str], str] | None = None) -> Agent:
-    def choose(game: Game) -> int:
-        ask = read or input  # looked up per call, so a redirected input is honoured
-        show(game)
-        actions = game.legal_actions()
-        for i, label in enumerate(actions):
-            print(f"  {i:3d}. {label}")
-        while True:
-            try:
-                answer = ask(f"{game.current_player()} > ").strip()
-            except EOFError:
-                raise SystemExit("no more input: the game is abandoned") from None
-            if answer.isdigit() and int(answer) < len(actions):
-                return int(answer)
-            if answer in actions:
-                return actions.index(answer)
-            if answer.startswith("?"):
-                print(card_texts(game, answer[1:].strip()))
-                continue
-            print(f"  choose a number from 0 to {len(actions) - 1}, or type a label;"
-                  " `? WORDS` shows the text of cards whose title has those words")
-
-    return choose
-
-
-def card_texts(game: Game, words: str) -> str:
-    """The printed text of every card whose title holds `words` (any case)."""
-    found = [c for c in game.program.cards.values()
-             if words and words.lower() in c["title"].lower()]
-    if not found:
-        return f"  no card title holds {words!r}"
-    return "\n".join(f"  {c['title']}: {c.get('text') or '(no text)'}" for c in found)
 
 
 AGENTS = {"random": random_agent, "greedy": greedy_agent}

@@ -14,9 +14,10 @@ from ..dsl.scenarios import run_paths
 from ..interpreter.errors import IllegalAction, RuleError
 from ..interpreter.game import Game
 from ..interpreter.program import Program
-from .agents import AGENTS, human_agent
+from .agents import AGENTS
 from .commands import discover
 from .report import print_check
+from .terminal.human import human_agent
 
 
 def main(argv: list[str] | None = None) -> int:
