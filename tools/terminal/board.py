@@ -8,6 +8,7 @@ groups as wrapped rows; from WIDE columns on, the groups of a section stand side
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
@@ -31,7 +32,16 @@ def to_text(renderable: RenderableType, width: int, colour: bool) -> str:
                       color_system="standard" if colour else None, highlight=False,
                       emoji=False, legacy_windows=False)
     console.print(renderable)
-    return "\n".join(line.rstrip() for line in out.getvalue().splitlines())
+    return "\n".join(trim(line) for line in out.getvalue().splitlines())
+
+
+_TRAILING = re.compile(r"(?:\s|\x1b\[[0-9;]*m)+$")
+_CODE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def trim(line: str) -> str:
+    """The line without trailing blanks (colour codes among them are kept)."""
+    return _TRAILING.sub(lambda m: "".join(_CODE.findall(m.group())), line)
 
 
 def board(game: Game, player: str | None, width: int) -> RenderableType:
