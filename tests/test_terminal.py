@@ -263,3 +263,34 @@ def test_cards_filters_by_number_and_field(capsys):
     assert main(["cards", "70", "--width", "100"]) == 0
     assert "The Old Nixon" in capsys.readouterr().out
     assert main(["cards", "no-such-card-anywhere"]) == 1
+
+
+def test_a_scripted_human_plays_a_whole_game_with_every_way_of_answering(program, capsys):
+    game = Game.new(program, 11)
+    rival = random_agent(11)
+    turn = {"n": 0}
+    pending: list[str] = []
+
+    def read(prompt: str) -> str:
+        """Answers in turn: a number, a label in capitals, a filter then its number."""
+        if pending:
+            return pending.pop(0)
+        labels = game.legal_actions()
+        turn["n"] += 1
+        pick = turn["n"] % len(labels)
+        way = turn["n"] % 3
+        if way == 1:
+            return labels[pick].upper()
+        if way == 2:
+            pending.append(str(pick))
+            return "/" + labels[pick].split()[-1]
+        return str(pick)
+
+    human = human_agent(read=read, width=80, colour=False)
+    while not game.is_terminal():
+        who = game.current_player()
+        index = human(game) if who == "kennedy" else rival(game)
+        game.apply_action(index)
+        capsys.readouterr()  # keep the captured output small
+    assert game.result()["winner"] in ("kennedy", "nixon", None)
+    assert turn["n"] > 50

@@ -110,8 +110,8 @@ def player_table(game: Game, obs: dict) -> Table:
     table.add_column("")
     rows = program.view["player_rows"]
     for spec in rows:
-        table.add_column(spec["label"], justify="right" if not spec.get("token") else "left",
-                         no_wrap=True)
+        numeric = spec.get("counter") or spec.get("function")
+        table.add_column(spec["label"], no_wrap=True, justify="right" if numeric else "left")
     for p in program.players:
         cells = [Text(player_name(program, p), style=player_style(program, p))]
         for spec in rows:
