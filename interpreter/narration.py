@@ -2,7 +2,7 @@
 
 While an event resolves, its frames (and the procedures it calls) carry the card in their
 environment under CAUSE; each change an instruction makes there is told in the log as
-"Kennedy loses 2 momentum — The Old Nixon". The wording uses only the pack's own names
+"Ann loses 2 gold — The Tax Collector". The wording uses only the pack's own names
 (the view's player names, places' names), so it is the same for every game and seed.
 """
 

@@ -20,8 +20,8 @@ HELP = "list the cards as a table (FILTER: title words, a number, a field value 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("filter", nargs="*", metavar="FILTER",
-                        help="words of the title, a card number, a field value (economy,"
-                             " Kennedy, PA) or FIELD=VALUE (cp=4); every word must match")
+                        help="words of the title, a card number, a field's value (an id or its"
+                             " name) or FIELD=VALUE; every word must match")
     parser.add_argument("--width", type=int, default=None,
                         help="table width (default: the terminal's)")
     cli.add_pack_arguments(parser)
@@ -55,12 +55,18 @@ def card_table(program: Program, numbers: list[int]) -> Table:
             table.add_column(heading, max_width=28)
         else:
             table.add_column("#" if c == "number" else heading, no_wrap=True,
-                             justify="right" if c in ("number", "cp") else "left")
+                             justify="right" if numeric(program, numbers, c) else "left")
     for n in numbers:
         info = program.cards[n]
         table.add_row(*[shown(program, info.get(c)) if info.get(c) not in (None, "") else ""
                         for c in columns])
     return table
+
+
+def numeric(program: Program, numbers: list[int], field: str) -> bool:
+    """Whether a column holds numbers only (aligned right)."""
+    values = [program.cards[n].get(field) for n in numbers]
+    return all(isinstance(v, int) or v is None for v in values)
 
 
 def matches(program: Program, number: int, words: list[str]) -> bool:

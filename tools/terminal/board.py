@@ -240,7 +240,7 @@ def card_fields(game: Game, card: int, columns: list[str]) -> list[str]:
 
 
 def heading(field: str) -> str:
-    """A column heading for a card field: short ones (cp) in capitals."""
+    """A column heading for a card field: short ones (two letters) in capitals."""
     return field.upper() if len(field) <= 2 else field.replace("_", " ").capitalize()
 
 

@@ -77,7 +77,7 @@ def interpret(options: list[Option], text: str) -> Answer:
 
 def matches(option: Option, query: str) -> bool:
     """Every word of the query starts a word of the label or note (any case): `pa` finds
-    'campaign in PA' and 'travel to PA' but not every 'campaign'."""
+    'build in B2' and 'move to B2' but not every 'build'."""
     words = re.findall(r"\w+", f"{option.label} {option.note or ''}".lower())
     return all(any(w.startswith(q) for w in words) for q in re.findall(r"\w+", query))
 
@@ -108,7 +108,7 @@ def option_list(game: Game, options: list[Option], width: int) -> RenderableType
 
 def sections(options: list[Option]) -> list[tuple[str, list[Option]]]:
     """Options sorted by their label with the place left out, and their note:
-    'campaign in … — travel 1 + 1 CP'."""
+    'build in … — 2 gold'."""
     out: dict[str, list[Option]] = {}
     for o in options:
         key = o.label.replace(o.place, "…") if o.place else o.label

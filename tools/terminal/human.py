@@ -107,7 +107,7 @@ def request(word: str, rest: str) -> Exception:
 
 
 def decision(game: Game, options: list[Option], width: int) -> RenderableType:
-    """Who decides, the decision's status (e.g. CP left), then the options."""
+    """Who decides, the decision's status (e.g. points left), then the options."""
     pending = game.state.pending or {}
     player = pending.get("player")
     head = Text(player_name(game.program, player), style=player_style(game.program, player))
