@@ -475,42 +475,63 @@ class Choose(Op):
 class Menu(Op):
     """`P chooses:` with one block per option; options may repeat over a list."""
 
-    __slots__ = ("who", "options", "status")
+    __slots__ = ("who", "options", "status", "notes")
 
     def __init__(self, who, options, remarks=None):
         self.who = build(who)
         status, notes = remarks if remarks is not None else (None, [None] * len(options))
         self.status = build(status) if status is not None else None
+        # Remarks are worked out only when asked for (remarks()), so play pays nothing.
+        self.notes = {opt[4]: build(note) for opt, note in zip(options, notes, strict=True)
+                      if note is not None}
         self.options = [
             (build(label), var, build(items) if items else None,
-             build(cond) if cond else None, block, build(note) if note else None)
-            for (label, var, items, cond, block), note in zip(options, notes, strict=True)
+             build(cond) if cond else None, block)
+            for label, var, items, cond, block in options
         ]
 
     def run(self, m, f):
         env = f.env
-        offered, notes = [], []
-        for label, var, items, cond, block, note in self.options:
+        offered = []
+        for label, var, items, cond, block in self.options:
             if items is None:
                 if cond is None or cond(m, env):
                     offered.append((label(m, env), ["branch", block, None, None]))
-                    notes.append(note(m, env) if note else None)
                 continue
             for item in items(m, env):
                 env[var] = item
                 if cond is None or cond(m, env):
                     offered.append((label(m, env), ["branch", block, var, item]))
-                    notes.append(note(m, env) if note else None)
         if not offered:
             return
         if len(offered) == 1:
             m.apply_payload(offered[0][1])
             return
         m.decide(self.who(m, env), "choice", offered)
-        if self.status is not None:
-            m.s.pending["status"] = self.status(m, env)
-        if any(notes):
-            m.s.pending["notes"] = notes
+
+    def remarks(self, m, env: dict, payloads: list) -> tuple:
+        """The status and each offered option's note, in the paused menu's environment
+        (left exactly as it was)."""
+        status = self.status(m, env) if self.status is not None else None
+        notes = []
+        for _, block, var, item in payloads:
+            note = self.notes.get(block)
+            if note is None:
+                notes.append(None)
+                continue
+            if var is None:
+                notes.append(note(m, env))
+                continue
+            had, old = var in env, env.get(var)
+            env[var] = item
+            try:
+                notes.append(note(m, env))
+            finally:
+                if had:
+                    env[var] = old
+                else:
+                    del env[var]
+        return status, notes
 
 
 _OPS = {

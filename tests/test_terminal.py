@@ -193,9 +193,14 @@ def test_save_undo_and_quit_are_requests(program):
 # ---- what a decision shows ------------------------------------------------------------
 def test_campaigning_shows_cp_left_and_each_option_cost_without_changing_labels():
     game = campaigning()
+    before = game.save()
+    remarks = game.remarks()
+    assert game.save() == before  # asking changes nothing
+    assert remarks["status"] == "4 CP left"
+    assert game.observation("kennedy")["pending"]["status"] == "4 CP left"
+    assert "status" not in game.observation("nixon")["pending"]
     pending = game.state.pending
-    assert pending["status"] == "4 CP left"
-    notes = dict(zip(pending["options"], pending["notes"], strict=True))
+    notes = dict(zip(pending["options"], remarks["notes"], strict=True))
     assert notes["campaign in NY"] == "1 CP"  # Kennedy stands in Massachusetts (East)
     assert notes["campaign in TX"] == "travel 1 + 1 CP"
     assert notes["campaign in OR"] == "travel 2 + 1 CP"

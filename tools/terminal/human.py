@@ -108,13 +108,13 @@ def request(word: str, rest: str) -> Exception:
 
 def decision(game: Game, options: list[Option], width: int) -> RenderableType:
     """Who decides, the decision's status (e.g. points left), then the options."""
-    pending = game.state.pending or {}
-    player = pending.get("player")
+    player = game.current_player()
+    status = game.remarks()["status"]
     head = Text(player_name(game.program, player), style=player_style(game.program, player))
     head.append(" to choose")
-    if pending.get("status"):
+    if status:
         head.append(" — ")
-        head.append(str(pending["status"]), style="bold cyan")
+        head.append(str(status), style="bold cyan")
     return Group(head, option_list(game, options, width))
 
 
