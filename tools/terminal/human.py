@@ -19,9 +19,12 @@ from .choices import Option, interpret, option_list, option_text, options_of
 from .look import player_name, player_style
 from .requests import QuitRequest, SaveRequest, UndoRequest
 
-HELP = ("  a number, a label or its first letters (any case) picks an option; other text, or"
-        " /TEXT, shows the options holding it; `? WORDS` shows the text of cards whose title"
-        " has those words; `save [FILE]`, `undo` and `quit` act on the game")
+HELP = "\n".join([
+    "  a number, a label or its first letters (any case): picks that option",
+    "  other text, or /TEXT: shows the options with words starting so",
+    "  ? WORDS: the text of the cards whose title holds the words",
+    "  save [FILE], undo, quit: act on the game",
+])
 
 
 def terminal_width() -> int:
