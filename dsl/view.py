@@ -55,11 +55,11 @@ def check_view(manifest: PackManifest, file: YamlFile, report: Report,
 
 def check_value(value: ShownValue, keys: tuple, manifest: PackManifest,
                 functions: dict[str, list[str]], bad) -> None:
-    chosen = [k for k in ("variable", "counter", "function", "face_of")
+    chosen = [k for k in ("variable", "counter", "function", "face_of", "zone")
               if getattr(value, k) is not None] + (["token"] if value.token else [])
     if len(chosen) != 1:
         bad(keys, "value", value.label, ["exactly one of variable, counter, function, token,"
-                                         " face_of"])
+                                         " face_of, zone"])
         return
     kind = chosen[0]
     name = getattr(value, kind)
@@ -69,6 +69,8 @@ def check_value(value: ShownValue, keys: tuple, manifest: PackManifest,
         bad((*keys, kind), "counter", name, manifest.counters)
     elif kind == "function" and name not in functions:
         bad((*keys, kind), "function", name, functions)
+    elif kind == "zone" and name not in manifest.zones:
+        bad((*keys, kind), "zone", name, manifest.zones)
     elif kind == "face_of" and (name not in manifest.zones
                                 or not manifest.zones[name].per_player):
         bad((*keys, kind), "per-player zone", name, manifest.zones)

@@ -69,7 +69,8 @@ class PlayerLook(Strict):
 
 
 class ShownValue(Strict):
-    """One value on the board: set exactly one of variable, counter, function, token, face_of."""
+    """One value on the board: set exactly one of variable, counter, function, token, face_of,
+    zone."""
 
     label: str
     variable: str | None = Field(None, description="a variable of the pack (status line)")
@@ -81,6 +82,9 @@ class ShownValue(Strict):
     face_of: str | None = Field(
         None, description="a per-player zone: the face of the card in it (fresh or flipped)"
     )
+    zone: str | None = Field(
+        None, description="a zone: the titles of its cards (a count if hidden); per player if"
+        " the zone is per-player")
     faces: dict[str, str] = Field(
         default_factory=dict, description="words shown for faces, e.g. {front: fresh}"
     )

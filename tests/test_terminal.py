@@ -299,3 +299,10 @@ def test_a_scripted_human_plays_a_whole_game_with_every_way_of_answering(program
         capsys.readouterr()  # keep the captured output small
     assert game.result()["winner"] in ("kennedy", "nixon", None)
     assert turn["n"] > 50
+
+
+def test_the_card_being_resolved_is_on_the_status_line():
+    game = campaigning()
+    top = render_board(game, "kennedy", 120).splitlines()[0]
+    assert top.endswith("Playing The Old Nixon")
+    assert "Playing" not in render_board(Game.new(game.program, 1), "kennedy", 120)

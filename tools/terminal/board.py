@@ -76,6 +76,9 @@ def value_of(game: Game, obs: dict, spec: dict, player: str | None) -> Any:
         return game.evaluate(spec["function"], *([player] if player is not None else []))
     if spec.get("token"):
         return obs["tokens"].get(player)
+    if spec.get("zone"):
+        key = spec["zone"] if player is None else f"{spec['zone']}:{player}"
+        return zone_text(game, obs["zones"].get(key, obs["zones"].get(spec["zone"])))
     zone = f"{spec['face_of']}:{player}"
     cards = obs["zones"].get(zone)
     if not isinstance(cards, list) or not cards:
@@ -84,24 +87,48 @@ def value_of(game: Game, obs: dict, spec: dict, player: str | None) -> Any:
     return spec.get("faces", {}).get(face, face)
 
 
+def zone_text(game: Game, cards: Any) -> str:
+    """The titles of a zone's cards, or how many there are where they are hidden."""
+    if isinstance(cards, int):
+        return f"{cards} card{'s' if cards != 1 else ''}"
+    if not cards:
+        return "—"
+    return ", ".join(game.program.cards.get(c, {}).get("title", str(c)) for c in cards)
+
+
 def status_line(game: Game, obs: dict, width: int) -> Text:
-    line = Text(game.program.view.get("title") or game.program.name, style="bold")
-    line.append_text(status_values(game, obs))
-    if len(line) > width:  # the short name keeps the status on one line
-        line = Text(game.program.name, style="bold")
-        line.append_text(status_values(game, obs))
-    return line
+    """The title and the status values on one line; if they do not fit, the short name,
+    narrower gaps, then as many lines as needed, broken between values."""
+    parts = status_values(game, obs)
+    for name in (game.program.view.get("title"), game.program.name):
+        for gap in ("  ·  ", " · "):
+            line = Text(name or game.program.name, style="bold")
+            for part in parts:
+                line.append(gap)
+                line.append_text(part)
+            if len(line) <= width:
+                return line
+    lines = [Text(game.program.name, style="bold")]
+    for part in parts:
+        if len(lines[-1]) + 3 + len(part) > width:
+            lines.append(Text())
+        if len(lines[-1]):
+            lines[-1].append(" · ")
+        lines[-1].append_text(part)
+    return Text("\n").join(lines)
 
 
-def status_values(game: Game, obs: dict) -> Text:
-    line = Text()
+def status_values(game: Game, obs: dict) -> list[Text]:
+    parts = []
     for spec in game.program.view.get("status", []):
-        line.append("  ·  ")
-        line.append(f"{spec['label']} ")
         value = value_of(game, obs, spec, None)
-        line.append(shown(game.program, value), style=player_style(game.program, value)
+        if value in (None, "—", [], ""):
+            continue  # nothing to show (no card in play, no initiative yet)
+        part = Text(f"{spec['label']} ")
+        part.append(shown(game.program, value), style=player_style(game.program, value)
                     if value in game.program.players else "bold")
-    return line
+        parts.append(part)
+    return parts
 
 
 def player_table(game: Game, obs: dict) -> Table:
