@@ -521,18 +521,23 @@ class _Unit(TypeChecks):
         lab = self.fmt(label.children[0]) if label is not None else None
         return ("choose", w, str(name), e, lab)
 
-    def s_choose_menu_stmt(self, who, *options):
+    def s_choose_menu_stmt(self, who, status, *options):
         w = self.player(who, "who chooses")
-        compiled = []
+        compiled, notes = [], []
         for opt in options:
-            label, over, cond, block = opt.children
+            label, note, over, cond, block = opt.children
             var, items = None, None
             if over is not None:
                 items = self.items(over.children[1], "what the option runs over")
                 var = self.bind(over.children[0])
             c = self.expr(cond.children[0]) if cond is not None else None
+            notes.append(self.fmt(note.children[0]) if note is not None else None)
             compiled.append((self.fmt(label), var, items, c, self.sub(block)))
-        return ("menu", w, compiled)
+        if status is None and not any(notes):
+            return ("menu", w, compiled)
+        # Remarks ride in a fourth element, so readers of the options stay as they were.
+        return ("menu", w, compiled,
+                (self.fmt(status.children[0]) if status is not None else None, notes))
 
     # ---- expressions -----------------------------------------------------
     def expr(self, t) -> tuple:

@@ -18,6 +18,7 @@ from .diagnostics import ContentError, Report, Source
 from .graph import check_graph
 from .mods import ModStack
 from .validation import check_card_fields, read_cards, validate
+from .view import check_view
 from .yamlsource import YamlFile, read_yaml
 
 BUILTIN_PACKS = Path(__file__).resolve().parent.parent / "content"
@@ -236,6 +237,8 @@ class _Loader:
                               f"the entry procedure '{manifest.entry}' is not defined")
         defined = {name: f.key_source("procedures", name) for name, _, f, _ in rules}
         check_graph(comp, manifest.entry, self.report, defined)
+        check_view(manifest, self.manifest_file, self.report, symbols.functions,
+                   attributes, set(kinds))
         if self.report.errors:
             return None
         program = self.program(manifest, board, locations, kinds, card_table, comp,
@@ -280,6 +283,7 @@ class _Loader:
             entry=manifest.entry,
             initial=self.initial(manifest, board, locations, card_table),
             options=options,
+            view={**manifest.view.model_dump(), "title": manifest.title},
         )
 
     def initial(self, manifest, board, locations, card_table) -> dict[str, Any]:

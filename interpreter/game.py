@@ -89,6 +89,21 @@ class Game:
         pending = self.state.pending
         return pending["prompt"] if pending else ""
 
+    def remarks(self) -> dict[str, Any]:
+        """What the pending decision notes beside its labels (`noting` in the rules): a
+        `status` (or None) and one `notes` entry per option (None where it has none).
+        Worked out on request from the paused rules; the state is left as it was."""
+        pending = self.state.pending
+        none: dict[str, Any] = {"status": None, "notes": [None] * len(self.legal_actions())}
+        if pending is None or not self.state.stack:
+            return none
+        f = self.state.stack[-1]
+        op = self.machine.ops[f.block][f.pc - 1]
+        if not hasattr(op, "remarks"):
+            return none
+        status, notes = op.remarks(self.machine, f.env, pending["payloads"])
+        return {"status": status, "notes": notes}
+
     def result(self) -> dict[str, Any] | None:
         return self.state.result if self.is_terminal() else None
 
@@ -161,4 +176,5 @@ class Game:
             data["pending"] = {"player": pending["player"], "prompt": pending["prompt"]}
         elif pending is not None:
             data["pending"] = {k: v for k, v in pending.items() if k != "payloads"}
+            data["pending"].update(self.remarks())
         return data

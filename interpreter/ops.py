@@ -7,8 +7,10 @@ machine stops until a player answers.
 
 from __future__ import annotations
 
+from . import narration as tell
 from .errors import RuleError
 from .expressions import build
+from .narration import CAUSE
 
 
 class Op:
@@ -50,6 +52,8 @@ class Call(Op):
         env = dict(proc.defaults)
         for name, e in self.args:
             env[name] = e(m, f.env)
+        if CAUSE in f.env:  # a procedure an event calls tells its changes too
+            env[CAUSE] = f.env[CAUSE]
         m.push(proc.block, env, call=True)
 
 
@@ -107,7 +111,10 @@ class Gain(Op):
     def run(self, m, f):
         n = self.n(m, f.env)
         if n > 0:
-            m.s.counters[self.counter][self.who(m, f.env)] += n
+            who = self.who(m, f.env)
+            m.s.counters[self.counter][who] += n
+            if CAUSE in f.env:
+                tell.counter(m, f.env, who, self.counter, n)
 
 
 class Lose(Op):
@@ -121,8 +128,11 @@ class Lose(Op):
     def run(self, m, f):
         table = m.s.counters[self.counter]
         who = self.who(m, f.env)
-        left = table[who] - max(0, self.n(m, f.env))
+        before = table[who]
+        left = before - max(0, self.n(m, f.env))
         table[who] = left if self.counter in m.signed else max(0, left)
+        if CAUSE in f.env:
+            tell.counter(m, f.env, who, self.counter, table[who] - before)
 
 
 class Pay(Op):
@@ -139,6 +149,8 @@ class Pay(Op):
         if table[who] < n:
             raise RuleError(f"{who} cannot pay {n} {self.counter} (has {table[who]})")
         table[who] -= n
+        if CAUSE in f.env:
+            tell.counter(m, f.env, who, self.counter, -n)
 
 
 class Place(Op):
@@ -149,7 +161,11 @@ class Place(Op):
 
     def run(self, m, f):
         env = f.env
-        m.place(self.pool(m, env), self.who(m, env), self.loc(m, env), self.n(m, env))
+        pool, where = self.pool(m, env), self.loc(m, env)
+        before = list(m.s.pools[pool].get(where) or []) or None
+        m.place(pool, self.who(m, env), where, self.n(m, env))
+        if CAUSE in env:
+            tell.support(m, env, pool, where, before)
 
 
 class Remove(Op):
@@ -160,7 +176,11 @@ class Remove(Op):
 
     def run(self, m, f):
         env = f.env
-        m.remove(self.pool(m, env), self.who(m, env), self.loc(m, env), self.n(m, env))
+        pool, where = self.pool(m, env), self.loc(m, env)
+        before = list(m.s.pools[pool].get(where) or []) or None
+        m.remove(pool, self.who(m, env), where, self.n(m, env))
+        if CAUSE in env:
+            tell.support(m, env, pool, where, before)
 
 
 class BagPut(Op):
@@ -195,7 +215,10 @@ class MoveToken(Op):
         self.who, self.loc = build(who), build(loc)
 
     def run(self, m, f):
-        m.s.tokens[self.who(m, f.env)] = self.loc(m, f.env)
+        who, where = self.who(m, f.env), self.loc(m, f.env)
+        if CAUSE in f.env and m.s.tokens.get(who) != where:
+            tell.token(m, f.env, who, where)
+        m.s.tokens[who] = where
 
 
 class Transfer(Op):
@@ -208,7 +231,10 @@ class Transfer(Op):
         cards = self.card(m, f.env)
         zone = self.zone(m, f.env)
         for c in cards if isinstance(cards, list) else [cards]:
+            source = m.zone_of(c) if CAUSE in f.env else None
             m.transfer(c, zone)
+            if CAUSE in f.env:
+                tell.card_moved(m, f.env, c, source, zone)
 
 
 class Deal(Op):
@@ -240,12 +266,15 @@ class TrackMove(Op):
         self.item, self.delta, self.track = build(item), build(delta), track
 
     def run(self, m, f):
+        before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
         items = m.s.tracks[self.track]
         item = self.item(m, f.env)
         i = items.index(item)
         j = max(0, min(len(items) - 1, i + self.delta(m, f.env)))
         items.pop(i)
         items.insert(j, item)
+        if before is not None:
+            tell.track(m, f.env, self.track, before)
 
 
 class TrackSwap(Op):
@@ -255,9 +284,12 @@ class TrackSwap(Op):
         self.a, self.b, self.track = build(a), build(b), track
 
     def run(self, m, f):
+        before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
         items = m.s.tracks[self.track]
         i, j = items.index(self.a(m, f.env)), items.index(self.b(m, f.env))
         items[i], items[j] = items[j], items[i]
+        if before is not None:
+            tell.track(m, f.env, self.track, before)
 
 
 class TrackPlace(Op):
@@ -269,12 +301,15 @@ class TrackPlace(Op):
         self.item, self.pos, self.track = build(item), build(pos), track
 
     def run(self, m, f):
+        before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
         items = m.s.tracks[self.track]
         item = self.item(m, f.env)
         if item in items:
             items.remove(item)
         pos = max(1, min(len(items) + 1, self.pos(m, f.env)))
         items.insert(pos - 1, item)
+        if before is not None:
+            tell.track(m, f.env, self.track, before)
 
 
 class Effect(Op):
@@ -286,7 +321,10 @@ class Effect(Op):
 
     def run(self, m, f):
         value = self.value(m, f.env) if self.value is not None else 1
-        m.s.effects.append([self.name, self.who(m, f.env), value, self.duration])
+        who = self.who(m, f.env)
+        m.s.effects.append([self.name, who, value, self.duration])
+        if CAUSE in f.env:
+            tell.effect(m, f.env, who, self.name, value, self.duration)
 
 
 class Expire(Op):
@@ -312,7 +350,8 @@ class Event(Op):
         if block is None:
             m.s.log.append(f"  ({m.card_name(card)} has no event written yet)")
             return
-        m.push(block, {"player": who, "opponent": m.opponents[who], "card": card}, call=True)
+        env = {"player": who, "opponent": m.opponents[who], "card": card, CAUSE: card}
+        m.push(block, env, call=True)
 
 
 class Flip(Op):
@@ -436,10 +475,15 @@ class Choose(Op):
 class Menu(Op):
     """`P chooses:` with one block per option; options may repeat over a list."""
 
-    __slots__ = ("who", "options")
+    __slots__ = ("who", "options", "status", "notes")
 
-    def __init__(self, who, options):
+    def __init__(self, who, options, remarks=None):
         self.who = build(who)
+        status, notes = remarks if remarks is not None else (None, [None] * len(options))
+        self.status = build(status) if status is not None else None
+        # Remarks are worked out only when asked for (remarks()), so play pays nothing.
+        self.notes = {opt[4]: build(note) for opt, note in zip(options, notes, strict=True)
+                      if note is not None}
         self.options = [
             (build(label), var, build(items) if items else None,
              build(cond) if cond else None, block)
@@ -464,6 +508,30 @@ class Menu(Op):
             m.apply_payload(offered[0][1])
             return
         m.decide(self.who(m, env), "choice", offered)
+
+    def remarks(self, m, env: dict, payloads: list) -> tuple:
+        """The status and each offered option's note, in the paused menu's environment
+        (left exactly as it was)."""
+        status = self.status(m, env) if self.status is not None else None
+        notes = []
+        for _, block, var, item in payloads:
+            note = self.notes.get(block)
+            if note is None:
+                notes.append(None)
+                continue
+            if var is None:
+                notes.append(note(m, env))
+                continue
+            had, old = var in env, env.get(var)
+            env[var] = item
+            try:
+                notes.append(note(m, env))
+            finally:
+                if had:
+                    env[var] = old
+                else:
+                    del env[var]
+        return status, notes
 
 
 _OPS = {

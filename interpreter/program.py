@@ -63,6 +63,7 @@ class Program:
     initial: dict[str, Any]
     options: dict[str, bool] = field(default_factory=dict)
     functions: dict[str, tuple[list[str], Expression]] = field(default_factory=dict)
+    view: dict[str, Any] = field(default_factory=dict)  # what a board shows (tools read it)
 
     def default_pool(self, kind: str) -> str | None:
         for name, spec in self.pools.items():

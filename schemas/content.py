@@ -63,6 +63,68 @@ class OptionDef(Strict):
     doc: str = ""
 
 
+class PlayerLook(Strict):
+    name: str = Field("", description="the player's name on screen (default: the player's id)")
+    colour: str = Field("default", description="a colour name (e.g. blue, red, green, magenta)")
+
+
+class ShownValue(Strict):
+    """One value on the board: set exactly one of variable, counter, function, token, face_of,
+    zone."""
+
+    label: str
+    variable: str | None = Field(None, description="a variable of the pack (status line)")
+    counter: str | None = Field(None, description="a counter, shown for each player")
+    function: str | None = Field(
+        None, description="a pack function of one player (status line: of no argument)"
+    )
+    token: bool = Field(False, description="where the player's token stands")
+    face_of: str | None = Field(
+        None, description="a per-player zone: the face of the card in it (fresh or flipped)"
+    )
+    zone: str | None = Field(
+        None, description="a zone: the titles of its cards (a count if hidden); per player if"
+        " the zone is per-player")
+    faces: dict[str, str] = Field(
+        default_factory=dict, description="words shown for faces, e.g. {front: fresh}"
+    )
+
+
+class LocationGroup(Strict):
+    """A section of the board: the locations of one kind and who has support there."""
+
+    title: str
+    pool: str = Field(description="the support pool shown")
+    kind: str | None = Field(None, description="the locations listed (default: the pool's kind)")
+    order: str | None = Field(None, description="a track giving the order of the locations")
+    by: str | None = Field(
+        None, description="a location property grouping them (a location id: its name is shown)"
+    )
+    value: str | None = Field(None, description="a location property shown beside each one")
+    names: Literal["id", "name"] = Field("id", description="name each location by id or name")
+
+
+class ViewDef(Strict):
+    """What a board shows of a game; read by the terminal (and any other board)."""
+
+    players: dict[str, PlayerLook] = Field(default_factory=dict)
+    status: list[ShownValue] = Field(default_factory=list, description="the top line")
+    player_rows: list[ShownValue] = Field(
+        default_factory=list, description="one line per value, with each player's"
+    )
+    groups: list[LocationGroup] = Field(default_factory=list)
+    hands: list[str] = Field(
+        default_factory=list, description="per-player zones whose cards their owner sees listed"
+    )
+    card_columns: list[str] = Field(
+        default_factory=lambda: ["number", "title", "text"],
+        description="card fields shown in card lists (number, title, text or a card field)",
+    )
+    choices_by: str | None = Field(
+        None, description="a location property grouping long lists of options that name a place"
+    )
+
+
 class PackManifest(Strict):
     name: str
     title: str
@@ -83,6 +145,7 @@ class PackManifest(Strict):
     board: str = "board.yaml"
     cards: list[str] = Field(default_factory=lambda: ["cards"])
     rules: str = "rules"
+    view: ViewDef = Field(default_factory=ViewDef, description="what a board shows (docs/view.md)")
 
 
 class SupportStart(Strict):

@@ -144,7 +144,7 @@ def play_command(args: argparse.Namespace, rest: list[str]) -> int:
     for i, player in enumerate(program.players):
         kind = chosen[player]
         if kind == "human":
-            agents[player] = human_agent(lambda g, p=player: print(board_summary(g, p)))
+            agents[player] = human_agent()
         else:
             agents[player] = AGENTS[kind](args.seed * 101 + i)
     game = Game.new(program, seed=args.seed, safe=True)

@@ -74,6 +74,10 @@ def map_instruction(ins: tuple, f: Callable[[tuple], tuple]) -> tuple:
     if op == "menu":
         options = [(f(lab), var, f(items) if items else items, f(cond) if cond else cond, b)
                    for lab, var, items, cond, b in ins[2]]
+        if len(ins) > 3:  # the decision's remarks: a status and a note per option
+            status, notes = ins[3]
+            remarks = (f(status) if status else status, [f(n) if n else n for n in notes])
+            return (op, f(ins[1]), options, remarks)
         return (op, f(ins[1]), options)
     return (op, *[f(x) if is_expr(x) else x for x in ins[1:]])
 

@@ -264,8 +264,10 @@ class Renderer:
         labelled = f" labelled {self.expr(label)}" if label is not None else ""
         return f"{self.expr(who)} chooses {var} from {self.expr(items)}{labelled}"
 
-    def _s_menu(self, who: tuple, options: list) -> str:
-        return f"{self.expr(who)} chooses:"
+    def _s_menu(self, who: tuple, options: list, remarks: tuple | None = None) -> str:
+        status = remarks[0] if remarks is not None else None
+        noting = f" noting {self.expr(status)}" if status is not None else ""
+        return f"{self.expr(who)} chooses{noting}:"
 
     def loop(self, ins: tuple) -> str:
         """A loop's header without the colon."""

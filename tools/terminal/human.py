@@ -1,47 +1,124 @@
-"""A person at the prompt: picks an action by number or label, or asks the session for
-something else (save, undo, quit) by raising one of tools/terminal/requests.py."""
+"""A person at the prompt: picks an action by number, label (any case), unique prefix, or
+filters a long list by typing part of a label; or asks the session for something else
+(save, undo, quit) by raising one of tools/terminal/requests.py."""
 
 from __future__ import annotations
 
+import shutil
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from rich.console import Group, RenderableType
+from rich.text import Text
+
 from ...interpreter.game import Game
 from ..agents import Agent
+from .board import render_board, to_text
+from .choices import Option, interpret, option_list, option_text, options_of
+from .look import player_name, player_style
 from .requests import QuitRequest, SaveRequest, UndoRequest
 
+HELP = "\n".join([
+    "  a number, a label or its first letters (any case): picks that option",
+    "  other text, or /TEXT: shows the options with words starting so",
+    "  ? WORDS: the text of the cards whose title holds the words",
+    "  save [FILE], undo, quit: act on the game",
+])
 
-def human_agent(show: Callable[[Game], None], read: Callable[[str], str] | None = None) -> Agent:
+
+def terminal_width() -> int:
+    return max(40, min(160, shutil.get_terminal_size((80, 24)).columns))
+
+
+def wants_colour() -> bool:
+    return sys.stdout.isatty()
+
+
+def human_agent(show: Callable[[Game], None] | None = None,
+                read: Callable[[str], str] | None = None,
+                width: int | None = None, colour: bool | None = None) -> Agent:
+    """The board (or `show`), the options, then answers read until one picks an option."""
+
+    last = {"board": "", "log": None}
+
     def choose(game: Game) -> int:
         ask = read or input  # looked up per call, so a redirected input is honoured
-        show(game)
-        actions = game.legal_actions()
-        for i, label in enumerate(actions):
-            print(f"  {i:3d}. {label}")
+        w = width or terminal_width()
+        tint = wants_colour() if colour is None else colour
+        player = game.current_player()
+        if show is not None:
+            show(game)
+        else:
+            drawn = render_board(game, player, w, tint)
+            print(drawn if drawn != last["board"] else "(the board is as above)")
+            last["board"] = drawn
+            told = to_text(recap(game, last["log"]), w, tint)
+            if told.strip():
+                print(told)
+            last["log"] = len(game.state.log)
+        options = options_of(game)
+        print(to_text(decision(game, options, w), w, tint))
         while True:
             try:
-                answer = ask(f"{game.current_player()} > ").strip()
+                answer = ask(f"{player_name(game.program, player)} > ").strip()
             except EOFError:
                 raise SystemExit("no more input: the game is abandoned") from None
-            if answer.isdigit() and int(answer) < len(actions):
-                return int(answer)
-            if answer in actions:
-                return actions.index(answer)
             word, _, rest = answer.partition(" ")
-            if word == "save":
-                raise SaveRequest(Path(rest.strip()) if rest.strip() else None)
-            if word == "undo":
-                raise UndoRequest()
-            if word == "quit":
-                raise QuitRequest()
+            if word.lower() in ("save", "undo", "quit") and not labelled(options, answer):
+                raise request(word.lower(), rest.strip())
             if answer.startswith("?"):
                 print(card_texts(game, answer[1:].strip()))
                 continue
-            print(f"  choose a number from 0 to {len(actions) - 1}, or type a label;"
-                  " `? WORDS` shows the text of cards whose title has those words;"
-                  " `save [FILE]`, `undo` and `quit` act on the game")
+            if not answer:
+                print(HELP)
+                continue
+            meaning = interpret(options, answer)
+            if meaning.index is not None:
+                return meaning.index
+            if meaning.subset:
+                print(to_text(Group(*[option_text(o) for o in meaning.subset]), w, tint))
+                continue
+            print(f"  nothing matches {answer!r}: choose a number from 0 to {len(options) - 1}")
+            print(HELP)
 
     return choose
+
+
+def recap(game: Game, seen: int | None, most: int = 10) -> RenderableType:
+    """What happened since this player's last choice (the latest lines), under the board."""
+    if seen is None:
+        return Text("")
+    new = game.state.log[seen:]
+    if not new:
+        return Text("")
+    lines = [Text("Since your last choice:", style="bold")]
+    if len(new) > most:
+        lines.append(Text(f"  … {len(new) - most} earlier lines above", style="dim"))
+    lines.extend(Text("  " + line.strip()) for line in new[-most:])
+    return Group(*lines)
+
+
+def labelled(options: list[Option], answer: str) -> bool:
+    return any(o.label.lower() == answer.lower() for o in options)
+
+
+def request(word: str, rest: str) -> Exception:
+    if word == "save":
+        return SaveRequest(Path(rest) if rest else None)
+    return UndoRequest() if word == "undo" else QuitRequest()
+
+
+def decision(game: Game, options: list[Option], width: int) -> RenderableType:
+    """Who decides, the decision's status (e.g. points left), then the options."""
+    player = game.current_player()
+    status = game.remarks()["status"]
+    head = Text(player_name(game.program, player), style=player_style(game.program, player))
+    head.append(" to choose")
+    if status:
+        head.append(" — ")
+        head.append(str(status), style="bold cyan")
+    return Group(head, option_list(game, options, width))
 
 
 def card_texts(game: Game, words: str) -> str:

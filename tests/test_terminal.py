@@ -1,0 +1,308 @@
+"""The terminal game: the pack-declared board, the prompt, narration of events, `cards`."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from hustings.dsl.pack import builtin_pack, check_pack, load_pack
+from hustings.dsl.scenarios import Runner
+from hustings.interpreter.game import Game
+from hustings.schemas.scenario import Scenario
+from hustings.tools.agents import random_agent
+from hustings.tools.cli import main
+from hustings.tools.terminal.board import render_board
+from hustings.tools.terminal.choices import interpret, options_of
+from hustings.tools.terminal.human import human_agent
+from hustings.tools.terminal.requests import QuitRequest, SaveRequest, UndoRequest
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@pytest.fixture(scope="module")
+def program():
+    return load_pack()
+
+
+def played(program, actions: int, seed: int = 1) -> Game:
+    game = Game.new(program, seed)
+    agent = random_agent(seed)
+    for _ in range(actions):
+        if game.is_terminal():
+            break
+        game.apply_action(agent(game))
+    return game
+
+
+def scenario(setup: dict, run: dict, do: list[str]) -> Game:
+    """A position from a scenario's setup, run and actions (the scenario runner's way)."""
+    sc = Scenario.model_validate({"name": "terminal", "setup": setup, "run": run,
+                                  "steps": [{"do": do}] if do else [{"expect": {}}]})
+    out = Runner().run(sc, "tests/test_terminal.py")
+    assert not out.failures, out.failures
+    return out.game
+
+
+def campaigning(cards=(70,)) -> Game:
+    """Kennedy, holding The Old Nixon, is campaigning with its 4 CP."""
+    return scenario({"vars": {"turn": 1}, "counters": {"momentum": {"kennedy": 1}},
+                     "zones": {"hand:kennedy": list(cards)}},
+                    {"procedure": "take_turn", "args": {"player": "kennedy"}},
+                    ["The Old Nixon: campaign points", "campaign with The Old Nixon"])
+
+
+# ---- the board ----------------------------------------------------------------
+@pytest.mark.parametrize("width", [80, 120])
+def test_board_snapshot(program, snapshot, width):
+    board = render_board(played(program, 60), "kennedy", width)
+    assert board == snapshot
+
+
+@pytest.mark.parametrize("width", [50, 80, 100, 120, 160])
+@pytest.mark.parametrize("actions", [0, 60, 400, 10_000])
+def test_no_board_line_is_wider_than_the_terminal(program, width, actions):
+    game = played(program, actions, seed=actions + width)
+    for colour in (False, True):
+        text = render_board(game, game.current_player() or "nixon", width, colour)
+        widest = max(len(ANSI.sub("", line)) for line in text.splitlines())
+        assert widest <= width
+
+
+def test_colour_is_only_styling(program):
+    game = played(program, 60)
+    coloured = render_board(game, "kennedy", 120, colour=True)
+    assert "\x1b[" in coloured  # the players' colours are there
+    assert ANSI.sub("", coloured) == render_board(game, "kennedy", 120)
+
+
+def test_board_shows_declared_values_and_no_internal_variables(program):
+    game = played(program, 60)
+    board = render_board(game, "kennedy", 120)
+    for hidden in ("drawn", "start_player", "withhold_states", "reseed", "option_"):
+        assert hidden not in board
+    assert "Turn 2" in board and "Momentum" in board and "Rest cubes" in board
+    kennedy_row = next(line for line in board.splitlines() if line.startswith("Kennedy "))
+    led = game.evaluate("electoral_votes_led", "kennedy")
+    assert kennedy_row.split()[1] == str(led)  # the pack's own function computes the total
+    assert "Hand of Kennedy" in board and "Hand of Nixon" not in board
+
+
+def test_an_exhausted_candidate_card_looks_exhausted(program):
+    game = played(program, 0)
+    game.state.faces["201"] = "exhausted"
+    rows = {line.split()[0]: line for line in render_board(game, "nixon", 120).splitlines()
+            if line.split() and line.split()[0] in ("Kennedy", "Nixon")}
+    assert rows["Kennedy"].endswith("exhausted") and rows["Nixon"].endswith("fresh")
+
+
+def test_another_view_draws_another_board_without_code(tmp_path):
+    pack = tmp_path / "pack"
+    shutil.copytree(builtin_pack(), pack)
+    manifest = pack / "pack.yaml"
+    text = manifest.read_text()
+    text = text[:text.index("\nview:")] + (
+        "\nview:\n"
+        "  players: {kennedy: {name: Jack}, nixon: {name: Dick}}\n"
+        "  player_rows: [{label: Cubes in supply, counter: supply}]\n"
+        "  groups: [{title: Topics, pool: issue, names: name}]\n")
+    manifest.write_text(text)
+    board = render_board(Game.new(load_pack(pack), 1), "nixon", 80)
+    assert "Jack" in board and "Cubes in supply" in board and "Topics" in board
+    assert "States" not in board and "Momentum" not in board
+
+
+def test_a_view_naming_what_the_pack_lacks_is_E108(tmp_path):
+    pack = tmp_path / "pack"
+    shutil.copytree(builtin_pack(), pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("counter: rest_cubes", "counter: rest"))
+    loaded = check_pack(pack)
+    errors = [d for d in loaded.report.errors if d.code == "E108"]
+    assert errors and "counter 'rest'" in errors[0].message
+    assert errors[0].source.path.endswith("pack.yaml") and errors[0].source.line > 1
+
+
+# ---- the prompt -----------------------------------------------------------------
+def answer(game: Game, *answers: str) -> tuple[int, str]:
+    """Run the human agent on scripted answers; the index picked and what was printed."""
+    script = iter(answers)
+    return human_agent(read=lambda prompt: next(script), width=80, colour=False)(game), ""
+
+
+def test_a_number_picks_that_option(program):
+    game = played(program, 0)
+    assert answer(game, "1")[0] == 1
+
+
+def test_labels_are_case_insensitive(program):
+    game = played(program, 0)
+    labels = game.legal_actions()
+    assert answer(game, labels[1].upper())[0] == 1
+
+
+def test_a_unique_prefix_is_accepted(program):
+    game = campaigning()
+    labels = game.legal_actions()
+    assert answer(game, "END CAMP")[0] == labels.index("end campaigning")
+
+
+def test_an_ambiguous_prefix_shows_the_options_it_fits(capsys):
+    game = campaigning()
+    labels = game.legal_actions()
+    picked, _ = answer(game, "campaign in n", "campaign in ny")
+    assert labels[picked] == "campaign in NY"
+    out = capsys.readouterr().out
+    shown = out[out.index("Kennedy >") if "Kennedy >" in out else out.rindex("end campaigning"):]
+    assert "campaign in NJ" in shown and "campaign in NH" in shown
+
+
+def test_filter_then_pick(capsys):
+    game = campaigning()
+    labels = game.legal_actions()
+    capsys.readouterr()
+    number = labels.index("campaign in PA")
+    script = iter(["/pa", str(number)])
+    human = human_agent(read=lambda prompt: next(script), width=80, colour=False)
+    assert labels[human(game)] == "campaign in PA"
+    out = capsys.readouterr().out.split("end campaigning")[-1]  # what came after the list
+    assert f"{number}. campaign in PA — " in out
+    assert "campaign in NY" not in out  # the filter showed only the matching options
+
+
+def test_plain_text_matching_no_label_filters(program):
+    game = campaigning()
+    meaning = interpret(options_of(game), "pa")
+    assert meaning.index is None
+    assert {o.label for o in meaning.subset} >= {"campaign in PA"}
+    assert all("PA" in o.label for o in meaning.subset)
+
+
+def test_save_undo_and_quit_are_requests(program):
+    game = played(program, 0)
+    with pytest.raises(SaveRequest) as saved:
+        answer(game, "save mine.json")
+    assert str(saved.value.path) == "mine.json"
+    with pytest.raises(UndoRequest):
+        answer(game, "undo")
+    with pytest.raises(QuitRequest):
+        answer(game, "QUIT")
+
+
+# ---- what a decision shows ------------------------------------------------------------
+def test_campaigning_shows_cp_left_and_each_option_cost_without_changing_labels():
+    game = campaigning()
+    before = game.save()
+    remarks = game.remarks()
+    assert game.save() == before  # asking changes nothing
+    assert remarks["status"] == "4 CP left"
+    assert game.observation("kennedy")["pending"]["status"] == "4 CP left"
+    assert "status" not in game.observation("nixon")["pending"]
+    pending = game.state.pending
+    notes = dict(zip(pending["options"], remarks["notes"], strict=True))
+    assert notes["campaign in NY"] == "1 CP"  # Kennedy stands in Massachusetts (East)
+    assert notes["campaign in TX"] == "travel 1 + 1 CP"
+    assert notes["campaign in OR"] == "travel 2 + 1 CP"
+    assert notes["campaign in CA"] == "travel 2 + 1 CP per support check"  # Nixon is there
+    assert notes["travel to CA"] == "travel 2 CP"
+    assert "campaign in PA" in pending["options"]  # labels stay as logs and scenarios know them
+
+
+def test_a_long_option_list_is_grouped_by_region(capsys):
+    game = campaigning()
+    answer(game, "0")
+    out = capsys.readouterr().out
+    assert "Kennedy to choose — 4 CP left" in out
+    assert "campaign in … — 1 CP" in out and "campaign in … — travel 2 + 1 CP" in out
+    listed = out.split("Kennedy to choose")[1].splitlines()
+    east = next(line for line in listed if line.strip().startswith("East"))
+    assert " NY " in east + " " and " CA " not in east + " "
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+# ---- narration ----------------------------------------------------------------------
+def test_an_event_narrates_each_change_naming_the_card():
+    # rule: R4.7 (losses stop at zero: Kennedy had 2 and loses 2; Nixon had none to lose)
+    game = scenario({"vars": {"turn": 1}, "counters": {"momentum": {"kennedy": 2, "nixon": 0}}},
+                    {"procedure": "resolve_card_event", "args": {"player": "nixon", "card": 70}},
+                    [])
+    assert "  Kennedy loses 2 momentum — The Old Nixon" in game.state.log
+    assert not any(line.startswith("  Nixon loses") for line in game.state.log)
+
+
+def test_support_changes_are_narrated_once_per_place(program):
+    game = played(program, 10_000, seed=0)
+    told = [line for line in game.state.log if " — " in line]
+    titles = {c["title"] for c in program.cards.values()}
+    assert told and all(line.rsplit(" — ", 1)[1] in titles for line in told)
+    support = [line for line in told if " support in " in line]
+    assert support and all(" → " in line for line in support)
+    # a run of cubes an event places in one state is one line, not one per cube
+    assert all(a != b for a, b in zip(support, support[1:], strict=False))
+    assert len(game.state.log) < 400  # the narration stays readable in volume
+
+
+def test_the_result_explains_withheld_states():
+    game = scenario({"vars": {"turn": 9}, "clear": ["state"],
+                     "support": {"state": {"AL": ["kennedy", 3], "LA": ["kennedy", 4]}},
+                     "zones": {"election_day_events:nixon": [33]}},
+                    {"procedure": "election_day"}, [])
+    said = [line for line in game.state.log if "withholds" in line]
+    assert said and "AL" in said[0] and "LA" not in said[0]
+
+
+# ---- hustings cards -----------------------------------------------------------------
+def test_cards_lists_matching_cards_as_a_table(capsys):
+    assert main(["cards", "old", "nixon", "--width", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "The Old Nixon" in out and "Economy" in out and "loses 3" in out
+    assert out.strip().endswith("1 card")
+    assert "CP" in out.splitlines()[1] and "Issue" in out.splitlines()[1]
+
+
+def test_cards_filters_by_number_and_field(capsys):
+    assert main(["cards", "cp=5", "--width", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "John F." in out and "Richard M." in out and out.strip().endswith("2 cards")
+    assert main(["cards", "70", "--width", "100"]) == 0
+    assert "The Old Nixon" in capsys.readouterr().out
+    assert main(["cards", "no-such-card-anywhere"]) == 1
+
+
+def test_a_scripted_human_plays_a_whole_game_with_every_way_of_answering(program, capsys):
+    game = Game.new(program, 11)
+    rival = random_agent(11)
+    turn = {"n": 0}
+    pending: list[str] = []
+
+    def read(prompt: str) -> str:
+        """Answers in turn: a number, a label in capitals, a filter then its number."""
+        if pending:
+            return pending.pop(0)
+        labels = game.legal_actions()
+        turn["n"] += 1
+        pick = turn["n"] % len(labels)
+        way = turn["n"] % 3
+        if way == 1:
+            return labels[pick].upper()
+        if way == 2:
+            pending.append(str(pick))
+            return "/" + labels[pick].split()[-1]
+        return str(pick)
+
+    human = human_agent(read=read, width=80, colour=False)
+    while not game.is_terminal():
+        who = game.current_player()
+        index = human(game) if who == "kennedy" else rival(game)
+        game.apply_action(index)
+        capsys.readouterr()  # keep the captured output small
+    assert game.result()["winner"] in ("kennedy", "nixon", None)
+    assert turn["n"] > 50
+
+
+def test_the_card_being_resolved_is_on_the_status_line():
+    game = campaigning()
+    top = render_board(game, "kennedy", 120).splitlines()[0]
+    assert top.endswith("Playing The Old Nixon")
+    assert "Playing" not in render_board(Game.new(game.program, 1), "kennedy", 120)

@@ -1,0 +1,50 @@
+"""How a pack's players and places are named and coloured on screen (from its `view:`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...interpreter.program import Program
+
+
+def player_name(program: Program, player: Any) -> str:
+    """The player's display name from the view, else the id itself."""
+    look = program.view.get("players", {}).get(player) if isinstance(player, str) else None
+    return (look or {}).get("name") or str(player)
+
+
+def player_style(program: Program, player: Any) -> str:
+    look = program.view.get("players", {}).get(player) if isinstance(player, str) else None
+    colour = (look or {}).get("colour") or "default"
+    return f"bold {colour}" if colour != "default" else "bold"
+
+
+def player_marks(program: Program) -> dict[str, str]:
+    """A short mark per player for support counts: the shortest distinct name prefixes."""
+    names = {p: player_name(program, p) for p in program.players}
+    for n in range(1, 1 + max(len(v) for v in names.values())):
+        marks = {p: v[:n].upper() if n == 1 else v[:n] for p, v in names.items()}
+        if len(set(marks.values())) == len(marks):
+            return marks
+    return {p: p for p in program.players}
+
+
+def place_name(program: Program, place: Any) -> str:
+    info = program.locations.get(place) if isinstance(place, str) else None
+    return info.get("name", place) if info else str(place)
+
+
+def shown(program: Program, value: Any) -> str:
+    """A value as a person reads it: players and places by name, lists joined."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(shown(program, v) for v in value) if value else "none"
+    if isinstance(value, str):
+        if value in program.players:
+            return player_name(program, value)
+        if value in program.locations:
+            return place_name(program, value)
+    return str(value)
