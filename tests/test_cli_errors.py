@@ -294,3 +294,14 @@ def test_a_crash_in_a_real_process_exits_3_without_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 3 and "Traceback" not in proc.stderr
     Path(proc.stderr.split("the details are in ")[1].split(" (")[0]).unlink()
+
+
+@pytest.mark.parametrize("argv", [
+    ["graph", "2", "--out", "{tmp}/no/such/folder/x.dot"],
+    ["schema", "--out", "{tmp}/file/sub"],
+    ["new", "card", "{tmp}/file/sub/1-x.yaml"],
+])
+def test_unwritable_outputs_are_usage_errors(argv, tmp_path, capsys):
+    (tmp_path / "file").write_text("a file where a folder is wanted")
+    code, _, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -333,7 +333,11 @@ def schema_command(args: argparse.Namespace) -> int:
 
     if args.out.exists() and not args.out.is_dir():
         raise UsageError(f"--out {args.out}: a file is in the way, not a folder")
-    for path in write_schemas(args.out):
+    try:
+        written = write_schemas(args.out)
+    except OSError as e:
+        raise UsageError(f"--out {args.out}: cannot write there ({e.strerror})") from None
+    for path in written:
         print(path)
     return 0
 

@@ -285,7 +285,11 @@ def play(a: PlayArgs) -> int:
         return code
     finish(session, a.quiet)
     if a.log is not None:
-        session.save(a.log)
+        try:
+            session.save(a.log)
+        except OSError as e:
+            raise InputError(f"--log {a.log}: the log could not be written ({e.strerror})") \
+                from None
     return 0
 
 

@@ -60,13 +60,16 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as e:
         print(f"hustings new: {e}", file=sys.stderr)
         return 2
-    args.path.parent.mkdir(parents=True, exist_ok=True)  # a new mod's cards/ folder
     try:
+        args.path.parent.mkdir(parents=True, exist_ok=True)  # a new mod's cards/ folder
         with args.path.open("x", encoding="utf-8") as out:  # "x": never overwrite
             out.write(text)
     except FileExistsError:
         print(f"hustings new: {args.path} already exists; not overwriting it", file=sys.stderr)
         return 1
+    except OSError as e:
+        print(f"hustings new: cannot write {args.path} ({e.strerror})", file=sys.stderr)
+        return 2
     line = text.splitlines().index(f"  {PLACEHOLDER}") + 1
     print(f"wrote {args.path}: write the card's event at line {line}, then `hustings check`")
     return 0
