@@ -244,6 +244,31 @@ class PlayArgs:
 
 
 def play(a: PlayArgs) -> int:
+    session, recorded = open_session(a)
+    if a.replay:
+        session.replay(recorded.actions, a.replay, narrate=not a.quiet)
+        if not session.game.is_terminal():
+            raise InputError(f"{a.replay}: the log ends after {len(recorded.actions)} actions, "
+                             "before the game does (resume it with --resume)")
+    elif a.resume:
+        session.replay(recorded.actions, a.resume)
+        if not a.quiet:
+            print(f"resumed {a.resume}: {len(session.actions)} actions replayed")
+    code = run_loop(session, a.quiet, a.resume or Path(f"hustings-{session.seed}.json"))
+    if code != 0:
+        return code
+    finish(session, a.quiet)
+    if a.log is not None:
+        try:
+            session.save(a.log)
+        except OSError as e:
+            raise InputError(f"--log {a.log}: the log could not be written ({e.strerror})") \
+                from None
+    return 0
+
+
+def open_session(a: PlayArgs) -> tuple[Session, SessionLog | None]:
+    """Check everything the command line and a log ask before any game is played."""
     source = a.replay or a.resume
     recorded = read_log(source) if source else None
     if recorded is not None:
@@ -270,27 +295,7 @@ def play(a: PlayArgs) -> int:
         print(note, file=sys.stderr if a.quiet else sys.stdout)
     session = Session(program, pack, seed, options, refs, seats)
     session.start()
-    if a.replay:
-        session.replay(recorded.actions, a.replay, narrate=not a.quiet)
-        if not session.game.is_terminal():
-            raise InputError(f"{a.replay}: the log ends after {len(recorded.actions)} actions, "
-                             "before the game does (resume it with --resume)")
-    elif a.resume:
-        session.replay(recorded.actions, a.resume)
-        if not a.quiet:
-            print(f"resumed {a.resume}: {len(session.actions)} actions replayed")
-    default_save = a.resume or Path(f"hustings-{seed}.json")
-    code = run_loop(session, a.quiet, default_save)
-    if code != 0:
-        return code
-    finish(session, a.quiet)
-    if a.log is not None:
-        try:
-            session.save(a.log)
-        except OSError as e:
-            raise InputError(f"--log {a.log}: the log could not be written ({e.strerror})") \
-                from None
-    return 0
+    return session, recorded
 
 
 def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
