@@ -59,9 +59,11 @@ def scenario_files(paths: list[Path]) -> list[Path]:
 class Runner:
     """Runs scenarios against one pack (and mods), compiling it once per options and mods."""
 
-    def __init__(self, pack: Path | None = None, mods: list[Path] | tuple = ()) -> None:
+    def __init__(self, pack: Path | None = None, mods: list[Path] | tuple = (),
+                 options: dict[str, bool] | None = None) -> None:
         self.pack = pack
         self.mods = tuple(Path(m) for m in mods)
+        self.options = dict(options or {})  # under every scenario's own `options:`
         self._programs: dict[tuple, Program] = {}
 
     def program(self, options: dict[str, bool], mods: tuple[Path, ...] | None = None) -> Program:
@@ -82,7 +84,7 @@ class Runner:
     def run(self, sc: Scenario, where: str, mods: tuple[Path, ...] | None = None) -> Outcome:
         out = Outcome(sc.name, where)
         try:
-            program = self.program(sc.options, mods)
+            program = self.program({**self.options, **sc.options}, mods)
         except ContentError as e:
             out.failures.append(f"the pack does not compile:\n{e}")
             return out
@@ -258,10 +260,12 @@ def check(game: Game, exp: Expect) -> list[str]:
     return bad
 
 
-def run_paths(paths: list[Path], pack: Path | None = None,
-              mods: list[Path] | tuple = ()) -> tuple[list[Outcome], Report]:
+def run_paths(paths: list[Path], pack: Path | None = None, mods: list[Path] | tuple = (),
+              options: dict[str, bool] | None = None) -> tuple[list[Outcome], Report]:
+    """Run every scenario in `paths`. `options` (`hustings scenario --option`) apply to all
+    scenarios; a scenario's own `options:` win over them."""
     report = Report()
-    runner = Runner(pack, mods)
+    runner = Runner(pack, mods, options)
     outcomes = []
     for path in scenario_files(paths):
         file_mods = runner.mods_for(path)

@@ -28,6 +28,9 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "modrules": ModRulesFile,
 }
 
+# The schema files shipped with the package: what content files and `new card` refer to.
+# `hustings schema` never writes here by itself (an installed package is not a work folder);
+# it writes to the folder it is given (by default ./schemas/json under the current folder).
 DEFAULT_FOLDER = Path(__file__).resolve().parent / "json"
 
 
@@ -35,7 +38,7 @@ def schema_text(model: type[BaseModel]) -> str:
     return json.dumps(model.model_json_schema(), indent=2, sort_keys=True) + "\n"
 
 
-def write_schemas(folder: Path = DEFAULT_FOLDER) -> list[Path]:
+def write_schemas(folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, model in SCHEMAS.items():

@@ -81,7 +81,7 @@ def test_unknown_field_is_reported_with_a_hint(pack):
 def test_several_broken_files_are_all_reported(pack, capsys):
     break_event(pack, 5, "  move player to XX\n")
     break_event(pack, 6, "  kennedy gains 1 momentumm\n")
-    assert main(["check", str(pack)]) == 1
+    assert main(["check", "--pack", str(pack)]) == 1
     out = capsys.readouterr().out
     assert "error[E315]" in out and "error[E304]" in out
     assert "^" in out  # a caret under the spot
@@ -97,6 +97,6 @@ def test_recursive_procedures_are_unbounded_loops(pack):
 
 def test_github_format(pack, capsys):
     break_event(pack, 5, "  move player to XX\n")
-    assert main(["check", str(pack), "--format", "github"]) == 1
+    assert main(["check", "--pack", str(pack), "--format", "github"]) == 1
     line = capsys.readouterr().out.splitlines()[0]
     assert line.startswith("::error file=") and ",line=" in line and ",col=" in line

@@ -383,7 +383,7 @@ def test_three_broken_files_are_all_reported_with_carets(pack, capsys):
     two = add_card(pack, "kennedy gains 1 momentumm", 902)
     three = pack / "rules" / "10-game.yaml"
     edit(three, "shuffle deck", "shufle deck")
-    assert main(["check", str(pack)]) == 1
+    assert main(["check", "--pack", str(pack)]) == 1
     lines = capsys.readouterr().out.splitlines()
     for path, code, word in [(one, "E315", "XX"), (two, "E304", "momentumm"),
                              (three, "E201", "shufle")]:
@@ -398,7 +398,7 @@ def test_three_broken_yaml_files_are_all_reported(pack, capsys):
     edit(card_file(pack, 5), "rest: 2", "  rest: 2")
     edit(pack / "endorsements.yaml", "{number: 101", "{number: [101")
     edit(pack / "rules" / "10-game.yaml", "procedures:", "procedures:\n\tx: 1")
-    assert main(["check", str(pack)]) == 1
+    assert main(["check", "--pack", str(pack)]) == 1
     out = capsys.readouterr().out
     assert out.count("error[E101]") == 3
 
@@ -406,7 +406,7 @@ def test_three_broken_yaml_files_are_all_reported(pack, capsys):
 def test_warnings_do_not_fail_the_check(pack, capsys):
     (pack / "rules" / "90-unused.yaml").write_text(
         "procedures:\n  lonely:\n    body: |\n      stop\n")
-    assert main(["check", str(pack)]) == 0
+    assert main(["check", "--pack", str(pack)]) == 0
     out = capsys.readouterr().out
     assert "warning[W401]" in out and "error[" not in out and "1 warning" in out
 
@@ -418,7 +418,7 @@ def test_github_lines_are_workflow_annotations(pack, capsys):
     add_card(pack, "move player to XX\nsay \"{nosuch}\"")
     (pack / "rules" / "90-unused.yaml").write_text(
         "procedures:\n  lonely:\n    body: |\n      stop\n")
-    assert main(["check", str(pack), "--format", "github"]) == 1
+    assert main(["check", "--pack", str(pack), "--format", "github"]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) >= 3
     for line in lines:
@@ -427,7 +427,7 @@ def test_github_lines_are_workflow_annotations(pack, capsys):
 
 def test_json_format(pack, capsys):
     path = add_card(pack, "move player to XX")
-    assert main(["check", str(pack), "--format", "json"]) == 1
+    assert main(["check", "--pack", str(pack), "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] is False and data["errors"] >= 1
     d = next(d for d in data["diagnostics"] if d["path"].endswith(path.name))

@@ -122,8 +122,11 @@ def test_play_log_records_the_mods_and_replays_with_them(tmp_path, capsys):
     log = tmp_path / "game.json"
     assert main(["play", "--mod", str(MOD), "--seed", "4", "--quiet", "--log", str(log)]) == 0
     played = capsys.readouterr().out
-    assert json.loads(log.read_text())["mods"] == [str(MOD)]
-    assert main(["play", "--replay", str(log), "--quiet"]) == 0
+    recorded = json.loads(log.read_text())["mods"]
+    assert [m["name"] for m in recorded] == ["campaign-trail"] and len(recorded[0]["hash"]) == 64
+    assert main(["play", "--replay", str(log), "--quiet"]) == 2  # the log never loads a mod
+    assert "campaign-trail" in capsys.readouterr().err
+    assert main(["play", "--replay", str(log), "--quiet", "--mod", str(MOD)]) == 0
     assert capsys.readouterr().out == played
 
 

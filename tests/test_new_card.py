@@ -80,12 +80,13 @@ def test_argument_errors_exit_2(args):
     assert stop.value.code == 2
 
 
-def test_schema_comment_is_relative_inside_the_project_else_absolute(tmp_path):
+def test_schema_comment_is_relative_to_the_new_file_never_absolute(tmp_path):
     inside = builtin_pack() / "cards" / "999-not-written.yaml"
     existing = (builtin_pack() / "cards" / "002-nixons-knee.yaml").read_text().splitlines()[0]
     assert existing.endswith("$schema=" + schema_ref(inside))
     outside = schema_ref(tmp_path / "x.yaml")
-    assert Path(outside).is_absolute() and Path(outside).is_file()
+    assert not Path(outside).is_absolute()
+    assert (tmp_path / outside).resolve() == (DEFAULT_FOLDER / "card.schema.json").resolve()
     text = card_text(tmp_path / "x.yaml", 5, "X")
     assert text.splitlines()[0] == f"# yaml-language-server: $schema={outside}"
 

@@ -1,9 +1,14 @@
-"""The `hustings` command line: play, check, scenario, bench, schema (and tools/commands/)."""
+"""The `hustings` command line: parsing and dispatch only.
+
+The play loop is in tools/play.py, further commands in tools/commands/ (one module
+each), and how every failure ends (exit status and message) in tools/failures.py.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -11,33 +16,41 @@ from pathlib import Path
 from ..dsl.diagnostics import ContentError
 from ..dsl.pack import builtin_pack, check_pack, load_pack
 from ..dsl.scenarios import run_paths
-from ..interpreter.errors import IllegalAction, RuleError
 from ..interpreter.game import Game
 from ..interpreter.program import Program
-from .agents import AGENTS
 from .commands import discover
+from .failures import UsageError, guarded
 from .report import print_check
-from .terminal.human import human_agent
+
+DEBUG_FLAG = "--debug"
+_TRUE, _FALSE = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser()
-    args, rest = parser.parse_known_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = DEBUG_FLAG in argv
+    argv = [a for a in argv if a != DEBUG_FLAG]
+    return guarded(lambda: dispatch(argv), argv, debug)
+
+
+def dispatch(argv: list[str]) -> int:
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
+        parser.print_help(sys.stderr)
         return 2
-    if args.command == "play":
-        return play_command(args, rest)
-    if rest:
-        parser.error(f"unrecognised arguments: {' '.join(rest)}")
     commands = {
-        "check": check_command, "scenario": scenario_command, "bench": bench_command,
-        "schema": schema_command,
+        "play": play_command, "check": check_command, "scenario": scenario_command,
+        "bench": bench_command, "schema": schema_command,
     }
     for module in discover():
         commands[module.NAME] = module.run
     return commands[args.command](args)
+
+
+# ---- arguments shared by commands ------------------------------------------------
+def new_parser(**kwargs) -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(allow_abbrev=False, **kwargs)
 
 
 def add_mod_argument(sp: argparse.ArgumentParser) -> None:
@@ -47,62 +60,60 @@ def add_mod_argument(sp: argparse.ArgumentParser) -> None:
 
 def add_pack_arguments(sp: argparse.ArgumentParser) -> None:
     """--pack, --option and --mod: which content a command loads."""
-    sp.add_argument("--pack", type=Path, default=None, help="pack folder (default: 1960)")
-    sp.add_argument("--option", action="append", default=[], metavar="NAME[=off]",
-                    help="switch an optional rule on (or off with =off)")
+    sp.add_argument("--pack", type=Path, default=None, metavar="PATH",
+                    help="pack folder (default: the built-in 1960 pack)")
+    sp.add_argument("--option", action="append", default=[], metavar="NAME[=on|off]",
+                    help="switch an optional rule on (or off: =off, =false, =no, =0); repeatable")
     add_mod_argument(sp)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hustings", description="Rules-as-data card game engine.")
-    sub = p.add_subparsers(dest="command")
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
-    mod_arg, pack_args = add_mod_argument, add_pack_arguments
 
-    play = sub.add_parser("play", help="play a game (each player: human, random or greedy)")
-    pack_args(play)
-    play.add_argument("--seed", type=int, default=1)
-    play.add_argument("--quiet", action="store_true", help="print only the result as JSON")
-    play.add_argument("--log", type=Path, help="write the action log to this file")
-    play.add_argument("--replay", type=Path, help="replay an action log")
-
-    check = sub.add_parser("check", help="load and compile a pack, report every problem")
-    check.add_argument("path", nargs="?", type=Path, default=None)
-    check.add_argument("--option", action="append", default=[], metavar="NAME[=off]")
-    check.add_argument("--format", choices=["text", "json", "github"], default="text")
-    mod_arg(check)
-
-    scen = sub.add_parser("scenario", help="run scenario files")
-    scen.add_argument("paths", nargs="+", type=Path)
-    scen.add_argument("--pack", type=Path, default=None)
-    scen.add_argument("--verbose", "-v", action="store_true")
-    mod_arg(scen)
-
-    schema = sub.add_parser("schema", help="write JSON Schemas of the content files")
-    schema.add_argument("--out", type=Path, default=None, help="folder (default: schemas/json)")
-
-    for module in discover():
-        module.add_arguments(sub.add_parser(module.NAME, help=module.HELP))
-
-    bench = sub.add_parser("bench", help="random-vs-random games; prints games/s")
-    pack_args(bench)
-    bench.add_argument("--games", type=int, default=50)
-    bench.add_argument("--seed", type=int, default=1)
-    return p
+def seed_value(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError("a seed is a whole number from 0 to 2**63-1")
+    return value
 
 
 def parse_options(values: list[str]) -> dict[str, bool]:
+    """`--option NAME` or `NAME=VALUE` with an on/off value; anything else is a usage error."""
     out = {}
-    for v in values:
-        name, _, flag = v.partition("=")
-        out[name] = flag.lower() not in ("off", "false", "0", "no")
+    for text in values:
+        name, sep, value = text.partition("=")
+        if not name.strip():
+            raise UsageError(f"--option {text!r}: give an option name, e.g. --option NAME")
+        if not sep or value.lower() in _TRUE:
+            out[name] = True
+        elif value.lower() in _FALSE:
+            out[name] = False
+        else:
+            raise UsageError(f"--option {text}: the value must be on/off, true/false, yes/no "
+                             "or 1/0")
     return out
+
+
+def pack_folder(pack: Path | None) -> Path | None:
+    if pack is not None and not pack.is_dir():
+        raise UsageError(f"--pack {pack}: no pack folder there (a pack folder holds pack.yaml)")
+    return pack
 
 
 def load_or_report(pack: Path | None, options: dict[str, bool],
                    mods: list[Path] | None = None) -> Program | None:
     try:
-        return load_pack(pack, options, mods or ())
+        return load_pack(pack_folder(pack), options, mods or ())
     except ContentError as e:
         for d in e.report.errors:
             print(d, file=sys.stderr)
@@ -123,135 +134,182 @@ def load_card(args: argparse.Namespace) -> tuple[Program, int] | None:
         return None
 
 
-# ---- play -------------------------------------------------------------------
-def play_command(args: argparse.Namespace, rest: list[str]) -> int:
-    options = parse_options(args.option)
-    replay = None
-    if args.replay:
-        replay = json.loads(args.replay.read_text())
-        args.seed = replay.get("seed", args.seed)
-        options = replay.get("options", options)
-        if "mods" in replay and not args.mods:
-            args.mods = [Path(m) for m in replay["mods"]]
-    program = load_or_report(args.pack, options, args.mods)
-    if program is None:
-        return 1
-    seats = argparse.ArgumentParser(prog="hustings play")
-    for player in program.players:
-        seats.add_argument(f"--{player}", choices=["human", "random", "greedy"], default="random")
-    chosen = vars(seats.parse_args(rest))
-    agents = {}
-    for i, player in enumerate(program.players):
-        kind = chosen[player]
-        if kind == "human":
-            agents[player] = human_agent()
-        else:
-            agents[player] = AGENTS[kind](args.seed * 101 + i)
-    game = Game.new(program, seed=args.seed, safe=True)
-    shown = 0
-    actions = list(replay["actions"]) if replay else None
-    while not game.is_terminal():
-        if not args.quiet:
-            shown = narrate(game, shown)
-        player = game.current_player()
-        if actions is not None:
-            if not actions:
-                print("the replay ends before the game does", file=sys.stderr)
-                return 1
-            choice: int | str = actions.pop(0)
-        else:
-            choice = agents[player](game)
-        label = game.legal_actions()[choice] if isinstance(choice, int) else choice
-        try:
-            game.apply_action(label)
-        except (IllegalAction, RuleError) as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 1
-        if not args.quiet:
-            print(f"  [{player}] {label}")
-    if not args.quiet:
-        narrate(game, shown)
-        print(final_map(game))
-    result = game.result() or {}
-    print(json.dumps(result, sort_keys=True))
-    if args.log:
-        log = {"seed": args.seed, "options": options, "actions": game.state.history}
-        if args.mods:
-            log["mods"] = [str(m) for m in args.mods]
-        args.log.write_text(json.dumps(log, indent=1) + "\n")
-    return 0
+# ---- the parser -------------------------------------------------------------------
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    p = new_parser(prog="hustings", description="Rules-as-data card game engine.",
+                   epilog="--debug (anywhere on the line): show the traceback of an internal "
+                          "error instead of writing it to a file.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    add_play_parser(sub, pack_players(argv or []))
+
+    check = sub.add_parser("check", help="load and compile a pack, report every problem",
+                           allow_abbrev=False)
+    add_pack_arguments(check)
+    check.add_argument("--format", choices=["text", "json", "github"], default="text")
+
+    scen = sub.add_parser("scenario", help="run scenario files", allow_abbrev=False)
+    scen.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+                      help="scenario files or folders of them")
+    add_pack_arguments(scen)
+    scen.add_argument("--verbose", "-v", action="store_true", help="name each passing scenario")
+
+    schema = sub.add_parser("schema", help="write JSON Schemas of the content files",
+                            allow_abbrev=False)
+    schema.add_argument("--out", type=Path, default=Path("schemas", "json"), metavar="FOLDER",
+                        help="folder to write to (default: ./schemas/json under the current "
+                             "folder)")
+
+    for module in discover():
+        module.add_arguments(sub.add_parser(module.NAME, help=module.HELP, allow_abbrev=False))
+
+    bench = sub.add_parser("bench", help="random-vs-random games; prints games/s",
+                           allow_abbrev=False)
+    add_pack_arguments(bench)
+    bench.add_argument("--games", type=positive_int, default=50, metavar="N",
+                       help="how many games (at least 1; default 50)")
+    bench.add_argument("--seed", type=seed_value, default=1, help="first game's seed")
+    return p
 
 
-def narrate(game: Game, shown: int) -> int:
-    log = game.state.log
-    for line in log[shown:]:
-        print(line)
-    return len(log)
+def add_play_parser(sub, players: list[str] | None) -> None:
+    from .play import agent_names
+
+    agents = agent_names()
+    play = sub.add_parser(
+        "play", help="play a game (each seat: " + ", ".join(agents) + ")", allow_abbrev=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play a game. Each seat is played by an agent; seats not given are random.")
+    add_pack_arguments(play)
+    play.add_argument("--seed", type=seed_value, default=None,
+                      help="the deal (default: a fresh random seed, printed so the game can "
+                           "be played again)")
+    play.add_argument("--seat", action="append", default=[], metavar="PLAYER=AGENT",
+                      help="who plays a seat, e.g. --seat PLAYER=human (repeatable)")
+    play.add_argument("--quiet", action="store_true",
+                      help="print only the result as one JSON line")
+    play.add_argument("--log", type=Path, metavar="FILE",
+                      help="write the session file (the game's log) here at the end")
+    source = play.add_mutually_exclusive_group()
+    source.add_argument("--replay", type=Path, metavar="FILE",
+                        help="replay a log to its end (the same mods must be given with --mod)")
+    source.add_argument("--resume", type=Path, metavar="FILE",
+                        help="go on with a saved game (seats as recorded; --seat overrides)")
+    taken = set(play._option_string_actions)
+    flagged = [p for p in players or [] if f"--{p}" not in taken]
+    for player in flagged:
+        play.add_argument(f"--{player}", choices=agents, dest=f"seat_{player}", metavar="AGENT",
+                          help=f"who plays {player} (the same as --seat {player}=AGENT)")
+    play.set_defaults(player_flags=flagged)
+    play.epilog = seats_epilog(players, flagged, agents)
 
 
-def board_summary(game: Game, player: str) -> str:
-    """A compact view of what `player` can see."""
-    obs = game.observation(player)
-    shown = {k: v for k, v in obs["vars"].items() if _worth_showing(k, v)}
-    lines = [f"-- {game.program.name}: " + ", ".join(f"{k}={v}" for k, v in shown.items())]
-    for name, table in obs["counters"].items():
-        lines.append(f"   {name}: " + ", ".join(f"{p} {n}" for p, n in table.items()))
-    for name, items in obs["tracks"].items():
-        lines.append(f"   {name}: {' > '.join(items)}")
-    lines.append("   tokens: " + ", ".join(f"{p} in {w}" for p, w in obs["tokens"].items()))
-    for pool, held in obs["pools"].items():
-        if held:
-            cells = [f"{w}:{o[0]}{n}" for w, (o, n) in sorted(held.items())]
-            lines.append(f"   {pool}: " + " ".join(cells))
-    for zone, content in obs["zones"].items():
-        if zone.endswith(":" + player) and isinstance(content, list) and content:
-            lines.append(f"   {zone}:")
-            lines.extend(f"     {card_line(game, c)}" for c in content)
+def seats_epilog(players: list[str] | None, flagged: list[str], agents: list[str]) -> str:
+    if players is None:
+        seats = "seats: (the pack named by --pack cannot be read)"
+    else:
+        seats = f"seats: {', '.join(players)}"
+    lines = [f"{seats}; agents: {', '.join(agents)}"]
+    clashing = [p for p in players or [] if p not in flagged]
+    if clashing:
+        lines.append("no per-player flag for " + ", ".join(clashing) +
+                     " (the name is taken by a play flag or is not a flag name): use --seat")
+    lines.append("At a human prompt: a number or a label picks an action; `save [FILE]`, "
+                 "`undo` and `quit` act on the game. Ctrl-C saves to the default file.")
     return "\n".join(lines)
 
 
-def _worth_showing(name: str, value) -> bool:
-    """Plain values of the game; options, flags and lists stay out of the way."""
-    return (not name.startswith("option_") and value is not None
-            and not isinstance(value, (bool, list)))
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-def card_line(game: Game, card: int) -> str:
-    """A card's title and its own properties, e.g. `Title (cp 4, icon both, ...)`."""
-    info = game.program.cards[card]
-    extra = [f"{k} {v}" for k, v in info.items()
-             if k not in ("number", "title", "kind", "text") and v not in (None, "")]
-    return f"{info['title']} ({', '.join(extra)})" if extra else info["title"]
+def pack_players(argv: list[str]) -> list[str] | None:
+    """The players of the pack a `play` command line names (read cheaply, without compiling).
+
+    They become the per-player seat flags and are listed by `play --help`. None when the
+    pack cannot be read (loading it later reports why)."""
+    if "play" not in argv:
+        return []
+    pack = builtin_pack()
+    for i, arg in enumerate(argv):
+        if arg == "--pack" and i + 1 < len(argv):
+            pack = Path(argv[i + 1])
+        elif arg.startswith("--pack="):
+            pack = Path(arg.split("=", 1)[1])
+    try:
+        from ruamel.yaml import YAML
+
+        manifest_file = pack / "pack.yaml"
+        if manifest_file.stat().st_size > 1_000_000:
+            return None
+        players = YAML(typ="safe").load(manifest_file.read_text("utf-8"))["players"]
+    except Exception:  # any problem is reported when the pack is loaded for real
+        return None
+    if not isinstance(players, list):
+        return None
+    return [p for p in players if isinstance(p, str) and _NAME.match(p)]
 
 
-def final_map(game: Game) -> str:
-    """Each player's places in the first pool (for 1960: the states they carry)."""
-    s = game.state
-    pool = next(iter(s.pools))
-    lines = ["== Final map =="]
-    for player in game.program.players:
-        places = sorted(w for w, (o, _) in s.pools[pool].items() if o == player)
-        lines.append(f"{player}: {' '.join(places)}")
-    return "\n".join(lines)
+def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hustings")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
-# ---- check ------------------------------------------------------------------
+# ---- play -------------------------------------------------------------------------
+def play_command(args: argparse.Namespace) -> int:
+    from .play import PlayArgs, play
+
+    return play(PlayArgs(
+        pack=pack_folder(args.pack), options=parse_options(args.option), mods=args.mods,
+        seed=args.seed, seats=seat_choices(args), quiet=args.quiet, log=args.log,
+        replay=args.replay, resume=args.resume,
+    ))
+
+
+def seat_choices(args: argparse.Namespace) -> dict[str, str]:
+    """Seats from --seat PLAYER=AGENT and --PLAYER AGENT; one player given two agents fails."""
+    from .play import agent_names
+
+    chosen: dict[str, str] = {}
+    given = [item.partition("=") for item in args.seat]
+    given += [(p, "=", getattr(args, f"seat_{p}")) for p in args.player_flags
+              if getattr(args, f"seat_{p}") is not None]
+    for player, sep, agent in given:
+        if not sep or not player or not agent:
+            raise UsageError("--seat wants PLAYER=AGENT, e.g. --seat "
+                             f"{player or 'PLAYER'}=human")
+        if agent not in agent_names():
+            raise UsageError(f"--seat {player}={agent}: the agents are "
+                             f"{', '.join(agent_names())}")
+        if chosen.get(player, agent) != agent:
+            raise UsageError(f"{player} is seated twice: {chosen[player]} and {agent}")
+        chosen[player] = agent
+    return chosen
+
+
+# ---- check ------------------------------------------------------------------------
 def check_command(args: argparse.Namespace) -> int:
-    if args.path is not None and not args.path.is_dir():
-        print(f"hustings check: {args.path} is not a pack folder", file=sys.stderr)
-        return 2
+    pack = pack_folder(args.pack)
     start = time.perf_counter()
-    loaded = check_pack(args.path, parse_options(args.option), args.mods)
+    loaded = check_pack(pack, parse_options(args.option), args.mods)
     elapsed = time.perf_counter() - start
-    label = args.path or builtin_pack()
+    label = pack or builtin_pack()
     if args.mods:
         label = f"{label} + {' + '.join(str(m) for m in args.mods)}"
     return print_check(loaded, args.format, elapsed, label)
 
 
-# ---- scenario -----------------------------------------------------------------
+# ---- scenario ---------------------------------------------------------------------
 def scenario_command(args: argparse.Namespace) -> int:
-    outcomes, report = run_paths(args.paths, args.pack, args.mods)
+    missing = [p for p in args.paths if not p.exists()]
+    if missing:
+        raise UsageError(f"scenario: no such file or folder: {missing[0]}")
+    outcomes, report = run_paths(args.paths, pack_folder(args.pack), args.mods,
+                                 parse_options(args.option))
     for d in report.diagnostics:
         print(d)
     passed = failed = 0
@@ -269,16 +327,22 @@ def scenario_command(args: argparse.Namespace) -> int:
     return 0 if failed == 0 and not report.errors and outcomes else 1
 
 
-# ---- schema -------------------------------------------------------------------
+# ---- schema -----------------------------------------------------------------------
 def schema_command(args: argparse.Namespace) -> int:
-    from ..schemas.export import DEFAULT_FOLDER, write_schemas
+    from ..schemas.export import write_schemas
 
-    for path in write_schemas(args.out or DEFAULT_FOLDER):
+    if args.out.exists() and not args.out.is_dir():
+        raise UsageError(f"--out {args.out}: a file is in the way, not a folder")
+    try:
+        written = write_schemas(args.out)
+    except OSError as e:
+        raise UsageError(f"--out {args.out}: cannot write there ({e.strerror})") from None
+    for path in written:
         print(path)
     return 0
 
 
-# ---- bench --------------------------------------------------------------------
+# ---- bench ------------------------------------------------------------------------
 def bench_command(args: argparse.Namespace) -> int:
     from .agents import random_agent
 
@@ -294,7 +358,7 @@ def bench_command(args: argparse.Namespace) -> int:
         while not game.is_terminal():
             game.apply_action(agent(game))
             decisions += 1
-    elapsed = time.perf_counter() - start
+    elapsed = max(time.perf_counter() - start, 1e-9)
     print(f"{args.games} games, {decisions} decisions in {elapsed:.2f} s")
     print(json.dumps({
         "games": args.games,

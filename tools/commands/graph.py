@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from .. import cli
+from ..failures import UsageError
 from ..reading.effect_graph import effect_graph, to_dot, to_mermaid
 
 NAME = "graph"
@@ -37,7 +38,10 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
     else:
-        args.out.write_text(text)
+        try:
+            args.out.write_text(text)
+        except OSError as e:
+            raise UsageError(f"--out {args.out}: cannot write there ({e.strerror})") from None
         print(f"wrote {args.out}", file=sys.stderr)
     return 0
 

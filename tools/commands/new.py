@@ -45,7 +45,8 @@ class UsageError(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
-    card = what.add_parser("card", help="a campaign card file whose event is still to write")
+    card = what.add_parser("card", help="a campaign card file whose event is still to write",
+                           allow_abbrev=False)
     card.add_argument("path", type=Path, metavar="PATH", help="the new file, e.g. cards/098-x.yaml")
     card.add_argument("--number", type=int, help="card number (default: from the file name)")
     card.add_argument("--title", help="card title (default: from the file name)")
@@ -59,13 +60,16 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as e:
         print(f"hustings new: {e}", file=sys.stderr)
         return 2
-    args.path.parent.mkdir(parents=True, exist_ok=True)  # a new mod's cards/ folder
     try:
+        args.path.parent.mkdir(parents=True, exist_ok=True)  # a new mod's cards/ folder
         with args.path.open("x", encoding="utf-8") as out:  # "x": never overwrite
             out.write(text)
     except FileExistsError:
         print(f"hustings new: {args.path} already exists; not overwriting it", file=sys.stderr)
         return 1
+    except OSError as e:
+        print(f"hustings new: cannot write {args.path} ({e.strerror})", file=sys.stderr)
+        return 2
     line = text.splitlines().index(f"  {PLACEHOLDER}") + 1
     print(f"wrote {args.path}: write the card's event at line {line}, then `hustings check`")
     return 0
@@ -109,8 +113,11 @@ def card_text(path: Path, number: int | None, title: str | None,
 
 
 def schema_ref(path: Path) -> str:
-    """The card schema relative to `path`'s folder inside the project, else absolute.
+    """The card schema, as a path relative to `path`'s folder: never absolute, so the file
+    means the same on another machine or in another checkout.
 
+    Inside the project (or a pack or mod next to it) this is the project's schemas/json;
+    elsewhere it is the schema file of the installed package, reached relatively.
     A card inside a mod folder gets the mod card schema (it allows `replaces`).
     """
     root = content_root(path)
@@ -118,11 +125,11 @@ def schema_ref(path: Path) -> str:
     schema = (SCHEMA_FOLDER / "card.schema.json").resolve()
     if in_mod and (SCHEMA_FOLDER / "modcard.schema.json").is_file():
         schema = (SCHEMA_FOLDER / "modcard.schema.json").resolve()
-    project = SCHEMA_FOLDER.resolve().parent.parent
     folder = path.resolve().parent
-    if folder.is_relative_to(project):
+    try:
         return Path(os.path.relpath(schema, folder)).as_posix()
-    return schema.as_posix()
+    except ValueError:  # another drive (Windows): no relative path exists; name the file only
+        return schema.name
 
 
 def default_number(path: Path) -> int:

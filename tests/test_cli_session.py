@@ -1,0 +1,150 @@
+"""A person's session: save, quit, resume, undo and Ctrl-C, driven by scripted input.
+
+The scripts answer with numbers and the words save/undo/quit only, so they hold
+whatever the prompt looks like. The proof is the end: a game saved, resumed and
+with a decision taken back ends byte-identical to one played straight through.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hustings.dsl.pack import load_pack
+from hustings.interpreter.game import Game
+from hustings.tools.cli import main
+
+SEED = "11"
+HUMAN = ["--seed", SEED, "--seat", "kennedy=human", "--quiet"]
+
+
+class Script:
+    """Answers a prompt with the next scripted line, then "0" for ever; may interrupt."""
+
+    def __init__(self, lines: list[str], interrupt_after: int | None = None) -> None:
+        self.lines: Iterator[str] = iter(lines)
+        self.asked = 0
+        self.interrupt_after = interrupt_after
+
+    def __call__(self, prompt: str = "") -> str:
+        self.asked += 1
+        if self.interrupt_after is not None and self.asked > self.interrupt_after:
+            raise KeyboardInterrupt
+        return next(self.lines, "0")
+
+
+def play(monkeypatch, capsys, script: Script, *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr("builtins.input", script)
+    code = main(["play", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def result_line(out: str) -> dict:
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def final_state(log: Path) -> str:
+    """The saved state of the game a log leads to, rebuilt from its seed and actions."""
+    data = json.loads(log.read_text())
+    game = Game.new(load_pack(), seed=data["seed"])
+    for action in data["actions"]:
+        game.apply_action(action)
+    assert game.is_terminal()
+    return game.save()
+
+
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory) -> tuple[Path, dict, list[int]]:
+    """A game where the human always answers 0: its log, result, and which of kennedy's
+    decisions (counted from 0) offered more than one action."""
+    folder = tmp_path_factory.mktemp("straight")
+    log = folder / "straight.json"
+    mp = pytest.MonkeyPatch()
+    mp.setattr("builtins.input", Script([]))
+    try:
+        import contextlib
+        import io
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["play", *HUMAN, "--log", str(log)]) == 0
+    finally:
+        mp.undo()
+    data = json.loads(log.read_text())
+    game = Game.new(load_pack(), seed=data["seed"])
+    choices, n = [], 0
+    for action in data["actions"]:
+        if game.current_player() == "kennedy":
+            if len(game.legal_actions()) > 1:
+                choices.append(n)
+            n += 1
+        game.apply_action(action)
+    return log, result_line(out.getvalue()), choices
+
+
+def test_save_quit_resume_and_undo_end_byte_identical(straight, tmp_path, monkeypatch, capsys):
+    log, result, choices = straight
+    saved_at, changed_at = choices[3], choices[8]  # two real choices, the second later
+    saved = tmp_path / "half.json"
+    # Play to kennedy's decision `saved_at`, save there, quit without the offered save.
+    code, out, _ = play(monkeypatch, capsys, Script(["0"] * saved_at +
+                                                     [f"save {saved}", "quit", "n"]), *HUMAN)
+    assert code == 0 and saved.is_file()
+    assert f"saved to {saved}" in out and "left unfinished" in out
+    assert json.loads(saved.read_text())["seats"] == {"kennedy": "human", "nixon": "random"}
+    # Resume (the seats come from the file), pick 1 where 0 was picked, take it back, go on.
+    resumed = tmp_path / "resumed.json"
+    script = Script(["0"] * (changed_at - saved_at) + ["1", "undo"])
+    code, out, _ = play(monkeypatch, capsys, script, "--resume", str(saved), "--quiet",
+                        "--log", str(resumed))
+    assert code == 0
+    assert "undone: kennedy's last decision and" in out
+    assert result_line(out) == result
+    assert resumed.read_bytes() == log.read_bytes()
+    assert final_state(resumed) == final_state(log)
+
+
+def test_undo_without_a_decision_to_take_back(monkeypatch, capsys, tmp_path):
+    code, out, _ = play(monkeypatch, capsys, Script(["undo"]), *HUMAN)
+    assert code == 0 and "nothing to undo: kennedy has made no decision yet" in out
+
+
+def test_a_different_pick_really_changes_the_game(straight, tmp_path, monkeypatch, capsys):
+    """The undo test means something only if picking 1 at that point changes the game."""
+    log, _, choices = straight
+    other = tmp_path / "other.json"
+    script = Script(["0"] * choices[8] + ["1"])
+    assert play(monkeypatch, capsys, script, *HUMAN, "--log", str(other))[0] == 0
+    assert json.loads(other.read_text())["actions"] != json.loads(log.read_text())["actions"]
+
+
+def test_ctrl_c_at_the_prompt_saves_and_exits_130(straight, tmp_path, monkeypatch, capsys):
+    log, result, _ = straight
+    monkeypatch.chdir(tmp_path)
+    code, _, err = play(monkeypatch, capsys, Script([], interrupt_after=5), *HUMAN)
+    saved = Path(f"hustings-{SEED}.json")
+    assert code == 130
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert f"saved in {saved}" in err and f"--resume {saved}" in err
+    code, out, _ = play(monkeypatch, capsys, Script([]), "--resume", str(saved), "--quiet",
+                        "--log", "after.json")
+    assert code == 0 and result_line(out) == result
+    assert Path("after.json").read_bytes() == log.read_bytes()
+
+
+def test_resume_seats_can_be_overridden(straight, tmp_path, monkeypatch, capsys):
+    log, result, _ = straight
+    # All of kennedy's answers were 0: a human seat becomes an AI one on resume.
+    code, out, _ = play(monkeypatch, capsys, Script([]), "--resume", str(log), "--quiet")
+    assert code == 0 and result_line(out) == result  # a finished game: just its result
+    half = tmp_path / "half.json"
+    data = json.loads(log.read_text())
+    data["actions"] = data["actions"][:40]
+    half.write_text(json.dumps(data))
+    code, out, _ = play(monkeypatch, capsys, Script(["quit"]), "--resume", str(half),
+                        "--quiet", "--seat", "kennedy=random")
+    assert code == 0 and "left unfinished" not in out  # nobody was asked: kennedy is an AI

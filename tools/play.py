@@ -1,0 +1,403 @@
+"""`hustings play`: a game session — seats, narration, logs, replays, save, resume and undo.
+
+A session is the pack (+ mods, options) and a seed with a list of actions, nothing else:
+saving writes that list (schemas/log.py), resuming and undoing replay it from the seed.
+AI seats draw their randomness from (seed, decision number), not from a generator that
+runs along with the game, so a replayed history leaves them exactly where they were and
+the same decisions after a resume or an undo give the same game, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+from ruamel.yaml import YAML
+
+from ..dsl.fingerprint import folder_hash
+from ..dsl.pack import builtin_pack, load_pack
+from ..interpreter import rng
+from ..interpreter.errors import IllegalAction, RuleError
+from ..interpreter.game import Game
+from ..interpreter.program import Program
+from ..schemas.log import FORMAT, FORMAT_VERSION, ModRef, PackRef, SessionLog
+from .agents import AGENTS, Agent
+from .failures import INTERRUPTED, InputError, UsageError
+from .terminal.human import human_agent
+from .terminal.requests import QuitRequest, SaveRequest, UndoRequest
+
+HUMAN = "human"
+MAX_LOG_BYTES = 20_000_000  # a log of the longest game is well under 1 MB
+
+
+def agent_names() -> list[str]:
+    return [HUMAN, *AGENTS]
+
+
+def fresh_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+# ---- reading a session file -------------------------------------------------------
+def read_log(path: Path) -> SessionLog:
+    """A session file, checked for its shape; every problem is one line naming the file."""
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_LOG_BYTES + 1)
+    except OSError as e:
+        raise UsageError(f"{path}: cannot be read ({e.strerror})") from None
+    if len(raw) > MAX_LOG_BYTES:
+        raise InputError(f"{path}: larger than {MAX_LOG_BYTES // 1_000_000} MB; not a hustings log")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text; a hustings log is a JSON file") from None
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: not JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
+                         "a hustings log is a JSON file") from None
+    except ValueError as e:  # e.g. a number with more digits than Python converts
+        raise InputError(f"{path}: not a hustings log ({e})") from None
+    except RecursionError:
+        raise InputError(f"{path}: nested too deeply; not a hustings log") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError(f"{path}: not a hustings log (it has no \"format\": \"{FORMAT}\")")
+    version = data.get("format_version")
+    if version != FORMAT_VERSION:
+        age = ("newer than this hustings reads" if isinstance(version, int) and version > 1
+               else "not one this hustings reads")
+        raise InputError(f"{path}: format_version {json.dumps(version)} is {age} "
+                         f"(it reads version {FORMAT_VERSION})")
+    try:
+        return SessionLog.model_validate(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        loc = first["loc"]
+        if len(loc) >= 2 and loc[0] == "actions" and isinstance(loc[1], int):
+            value = json.dumps(data["actions"][loc[1]])[:40]
+            raise InputError(f"{path}: action {loc[1] + 1} is {value}: an action is a whole "
+                             "number (its index among the legal ones) or a label") from None
+        where = ".".join(str(p) for p in loc) or "the file"
+        more = f" (and {e.error_count() - 1} more problems)" if e.error_count() > 1 else ""
+        raise InputError(f"{path}: {where}: {first['msg'].lower()}{more}") from None
+
+
+def mod_refs(paths: list[Path]) -> list[ModRef]:
+    return [ModRef(name=mod_name(p), hash=folder_hash(mod_root(p))) for p in paths]
+
+
+def mod_root(path: Path) -> Path:
+    return path.parent if path.name == "mod.yaml" else path
+
+
+def mod_name(path: Path) -> str:
+    """The name the mod's manifest gives itself (the folder name if it has none)."""
+    try:
+        manifest = YAML(typ="safe").load((mod_root(path) / "mod.yaml").read_text("utf-8"))
+        return str(manifest["name"])
+    except Exception:  # the pack loader has already reported a broken manifest
+        return mod_root(path).name
+
+
+def check_mods(log: SessionLog, given: list[ModRef], path: Path) -> None:
+    """A log replays only with the very mods it was played with, passed with --mod."""
+    if [m.hash for m in log.mods] == [m.hash for m in given]:
+        return
+    recorded = ", ".join(f"{m.name} ({m.hash[:12]})" for m in log.mods) or "no mods"
+    passed = ", ".join(f"{m.name} ({m.hash[:12]})" for m in given) or "no mods"
+    raise UsageError(f"{path} was played with {recorded} but this command applies {passed}; "
+                     "pass the same mod folders, in the same order, with --mod PATH")
+
+
+def pack_ref(pack: Path | None, program: Program) -> PackRef:
+    manifest = YAML(typ="safe").load(((pack or builtin_pack()) / "pack.yaml").read_text("utf-8"))
+    return PackRef(name=program.name, version=str(manifest.get("version") or "0"))
+
+
+# ---- the session ------------------------------------------------------------------
+@dataclass
+class Session:
+    """A game being played: its inputs, the actions taken so far and who took them."""
+
+    program: Program
+    pack: PackRef
+    seed: int
+    options: dict[str, bool]
+    mods: list[ModRef]
+    seats: dict[str, str]
+    actions: list[int] = field(default_factory=list)
+    deciders: list[str] = field(default_factory=list)
+    game: Game | None = None
+    shown: int = 0  # how many lines of the game's narration are printed
+    humans: dict[str, Agent] = field(default_factory=dict)  # one prompt per human seat
+
+    def narrate(self) -> None:
+        log = self.game.state.log
+        for line in log[self.shown:]:
+            print(line)
+        self.shown = len(log)
+
+    def start(self) -> Game:
+        try:
+            self.game = Game.new(self.program, seed=self.seed, safe=True)
+        except RuleError as e:
+            raise InputError(f"the rules failed while setting up the game: {e}") from None
+        self.actions, self.deciders, self.shown = [], [], 0
+        return self.game
+
+    def apply(self, index: int) -> str:
+        """Apply a legal action by index; return its label."""
+        game = self.game
+        player, label = game.current_player(), game.legal_actions()[index]
+        try:
+            game.apply_action(index)
+        except RuleError as e:
+            raise InputError(f"rule error after {len(self.actions)} actions "
+                             f"({player}: {label}): {e}") from None
+        self.actions.append(index)
+        self.deciders.append(player)
+        return label
+
+    def replay(self, actions: list[int | str], source: Path, narrate: bool = False) -> None:
+        """Apply recorded actions, each checked: in range, legal, none past the game's end."""
+        total = len(actions)
+        for n, action in enumerate(actions, 1):
+            game = self.game
+            if game.is_terminal():
+                raise InputError(f"{source}: the game ends after action {n - 1} but the log "
+                                 f"has {total} actions")
+            legal = game.legal_actions()
+            if isinstance(action, int):
+                if not 0 <= action < len(legal):
+                    raise InputError(f"{source}: action {n} is {action} but only {len(legal)} "
+                                     f"actions are legal (0 to {len(legal) - 1})")
+                index = action
+            else:
+                try:
+                    index = game.index_of(action)
+                except IllegalAction:
+                    shown = action if len(action) <= 60 else action[:57] + "..."
+                    raise InputError(f"{source}: action {n} {shown!r} is not legal for "
+                                     f"{game.current_player()} at that point") from None
+            player = game.current_player()
+            if narrate:
+                self.narrate()
+            label = self.apply(index)
+            if narrate:
+                print(f"  [{player}] {label}")
+        if not narrate:
+            self.shown = len(self.game.state.log)
+
+    def undo(self, player: str) -> int:
+        """Take back `player`'s last decision and all after it; return how many were undone."""
+        if player not in self.deciders:
+            return 0
+        keep = len(self.deciders) - 1 - self.deciders[::-1].index(player)
+        undone = len(self.actions) - keep
+        kept = self.actions[:keep]
+        self.start()
+        self.replay(kept, Path("(undo)"))
+        return undone
+
+    def to_log(self) -> SessionLog:
+        return SessionLog(format=FORMAT, format_version=FORMAT_VERSION, pack=self.pack,
+                          seed=self.seed, options=self.options, mods=self.mods,
+                          seats=self.seats, actions=list(self.actions))
+
+    def save(self, path: Path) -> None:
+        text = json.dumps(self.to_log().model_dump()) + "\n"
+        path.write_text(text, encoding="utf-8")
+
+
+# ---- choosing -----------------------------------------------------------------------
+def ai_seed(seed: int, decision: int) -> int:
+    """The randomness of an AI's decision number `decision`: a function of both, no state."""
+    return rng.next_state((seed * 0x9E3779B97F4A7C15 + decision) & rng.MASK)[1]
+
+
+def choose(session: Session, player: str) -> int:
+    kind = session.seats.get(player, "random")
+    game = session.game
+    if kind == HUMAN:
+        if player not in session.humans:  # kept, so the board is redrawn only when it changes
+            session.humans[player] = human_agent()
+        return session.humans[player](game)
+    return AGENTS[kind](ai_seed(session.seed, len(session.actions)))(game)
+
+
+# ---- the loop --------------------------------------------------------------------------
+@dataclass
+class PlayArgs:
+    """What `hustings play` was asked, after the command line is parsed and checked."""
+
+    pack: Path | None
+    options: dict[str, bool]
+    mods: list[Path]
+    seed: int | None
+    seats: dict[str, str]
+    quiet: bool = False
+    log: Path | None = None
+    replay: Path | None = None
+    resume: Path | None = None
+
+
+def play(a: PlayArgs) -> int:
+    session, recorded = open_session(a)
+    if a.replay:
+        session.replay(recorded.actions, a.replay, narrate=not a.quiet)
+        if not session.game.is_terminal():
+            raise InputError(f"{a.replay}: the log ends after {len(recorded.actions)} actions, "
+                             "before the game does (resume it with --resume)")
+    elif a.resume:
+        session.replay(recorded.actions, a.resume)
+        if not a.quiet:
+            print(f"resumed {a.resume}: {len(session.actions)} actions replayed")
+    code = run_loop(session, a.quiet, a.resume or Path(f"hustings-{session.seed}.json"))
+    if code != 0:
+        return code
+    finish(session, a.quiet)
+    if a.log is not None:
+        try:
+            session.save(a.log)
+        except OSError as e:
+            raise InputError(f"--log {a.log}: the log could not be written ({e.strerror})") \
+                from None
+    return 0
+
+
+def open_session(a: PlayArgs) -> tuple[Session, SessionLog | None]:
+    """Check everything the command line and a log ask before any game is played."""
+    source = a.replay or a.resume
+    recorded = read_log(source) if source else None
+    if recorded is not None:
+        if a.seed is not None:
+            raise UsageError(f"{source} fixes the seed; --seed cannot change it")
+        if a.options:
+            raise UsageError(f"{source} fixes the options; --option cannot change them")
+    if a.log is not None:
+        check_writable(a.log)
+    refs = mod_refs(a.mods)
+    if recorded is not None:
+        check_mods(recorded, refs, source)
+    options = dict(recorded.options) if recorded else a.options
+    program = load_pack(a.pack, options, a.mods)
+    pack = pack_ref(a.pack, program)
+    if recorded is not None and recorded.pack != pack:
+        raise InputError(f"{source} is a game of the pack {recorded.pack.name} "
+                         f"{recorded.pack.version}, not {pack.name} {pack.version}")
+    seats = seat_table(program, recorded.seats if recorded else {}, a.seats, source)
+    seed = recorded.seed if recorded else a.seed
+    if seed is None:
+        seed = fresh_seed()
+        note = f"seed {seed} (play this game again with --seed {seed})"
+        print(note, file=sys.stderr if a.quiet else sys.stdout)
+    session = Session(program, pack, seed, options, refs, seats)
+    session.start()
+    return session, recorded
+
+
+def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
+    while not session.game.is_terminal():
+        game = session.game
+        if not quiet:
+            session.narrate()
+        player = game.current_player()
+        try:
+            index = choose(session, player)
+        except SaveRequest as r:
+            save_and_say(session, r.path or default_save)
+            continue
+        except UndoRequest:
+            undone = session.undo(player)
+            if undone == 0:
+                print(f"  nothing to undo: {player} has made no decision yet")
+            else:
+                print(f"  undone: {player}'s last decision and {undone - 1} after it")
+            continue
+        except QuitRequest:
+            return quit_session(session, default_save)
+        except KeyboardInterrupt:
+            print()
+            try:
+                session.save(default_save)
+            except OSError as e:
+                print(f"hustings: interrupted; the game could not be saved to {default_save} "
+                      f"({e.strerror})", file=sys.stderr)
+                return INTERRUPTED
+            print(f"hustings: interrupted; the game is saved in {default_save} "
+                  f"(go on with: hustings play --resume {default_save})", file=sys.stderr)
+            return INTERRUPTED
+        label = session.apply(index)
+        if not quiet:
+            print(f"  [{player}] {label}")
+    if not quiet:
+        session.narrate()
+    return 0
+
+
+def save_and_say(session: Session, path: Path) -> None:
+    try:
+        check_writable(path)
+        session.save(path)
+    except (UsageError, OSError) as e:
+        print(f"  not saved: {e}")
+        return
+    print(f"  saved to {path} (go on later with: hustings play --resume {path})")
+
+
+def quit_session(session: Session, default_save: Path) -> int:
+    try:
+        answer = input(f"save the game to {default_save} before leaving? [Y/n] ")
+    except (EOFError, KeyboardInterrupt):
+        answer = "n"
+    if answer.strip().lower() in ("", "y", "yes"):
+        save_and_say(session, default_save)
+    print("the game is left unfinished")
+    return 0
+
+
+def finish(session: Session, quiet: bool) -> None:
+    if not quiet:
+        print(final_map(session.game))
+    print(json.dumps(session.game.result() or {}, sort_keys=True))
+
+
+def check_writable(path: Path) -> None:
+    """Fail before the game, not after it, when a file cannot be written there."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"{path}: the folder {folder} does not exist")
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder; give a file name")
+
+
+def seat_table(program: Program, recorded: dict[str, str], given: dict[str, str],
+               source: Path | None) -> dict[str, str]:
+    """Each player's agent: the command line over the log's seats over `random`."""
+    names = agent_names()
+    for player, agent in recorded.items():
+        if player not in program.players or agent not in names:
+            raise InputError(f"{source}: seat {player}={agent} is not a seat of this pack "
+                             f"({', '.join(program.players)}) with an agent ({', '.join(names)})")
+    for player in given:
+        if player not in program.players:
+            raise UsageError(f"--seat {player}: the pack's seats are "
+                             f"{', '.join(program.players)}")
+    return {p: given.get(p) or recorded.get(p) or "random" for p in program.players}
+
+
+# ---- what is printed ----------------------------------------------------------------
+def final_map(game: Game) -> str:
+    """Each player's places in the first pool (for 1960: the states they carry)."""
+    s = game.state
+    pool = next(iter(s.pools))
+    lines = ["== Final map =="]
+    for player in game.program.players:
+        places = sorted(w for w, (o, _) in s.pools[pool].items() if o == player)
+        lines.append(f"{player}: {' '.join(places)}")
+    return "\n".join(lines)
