@@ -63,6 +63,31 @@ class OptionDef(Strict):
     doc: str = ""
 
 
+class AgentsDef(Strict):
+    """What agents and simulations read from a pack, so the tools name no game."""
+
+    value: str | None = Field(
+        None, description="a pack function of one player: how good the position is for them "
+        "(positive: ahead); the agents' evaluation",
+    )
+    scale: float = Field(
+        100.0, gt=0, description="a value difference that means a clear lead (value / scale "
+        "is turned into a winning chance)",
+    )
+    margin: str | None = Field(
+        None, description="the result entry (recorded per player) whose difference between the "
+        "winner and the runner-up is the margin of a game",
+    )
+    places: str | None = Field(
+        None, description="a pack function of one player listing the locations they won; "
+        "simulations count how often each location goes to each player",
+    )
+    card_uses: dict[str, str] = Field(
+        default_factory=dict, description="how a card is used, by the label of the action that "
+        "uses it, with {title} for the card's title (e.g. event: '{title}: event')",
+    )
+
+
 class PackManifest(Strict):
     name: str
     title: str
@@ -83,6 +108,7 @@ class PackManifest(Strict):
     board: str = "board.yaml"
     cards: list[str] = Field(default_factory=lambda: ["cards"])
     rules: str = "rules"
+    agents: AgentsDef = Field(default_factory=AgentsDef)
 
 
 class SupportStart(Strict):
