@@ -58,7 +58,8 @@ def win_rates(path: Path, summary: dict[str, Any], comparison, plt) -> Path:
     rows += [(f"agent {a}", r) for a, r in summary["agents"].items()]
     names = [name for name, _ in rows]
     values = [r["rate"] for _, r in rows]
-    errors = [[r["rate"] - r["low"] for _, r in rows], [r["high"] - r["rate"] for _, r in rows]]
+    errors = [[max(0.0, r["rate"] - r["low"]) for _, r in rows],
+              [max(0.0, r["high"] - r["rate"]) for _, r in rows]]
     colours = [COLOURS[i % len(COLOURS)] if i < len(players) else "#718096"
                for i in range(len(rows))]
     ax.barh(names, values, xerr=errors, color=colours, capsize=3)
