@@ -82,6 +82,10 @@ class AgentsDef(Strict):
         None, description="a pack function of one player listing the locations they won; "
         "simulations count how often each location goes to each player",
     )
+    max_actions: int | None = Field(
+        None, ge=2, description="the most legal actions a decision can offer: the fixed action "
+        "space of the OpenSpiel and PettingZoo adapters (default: found by random games)",
+    )
     card_uses: dict[str, str] = Field(
         default_factory=dict, description="how a card is used, by the label of the action that "
         "uses it, with {title} for the card's title (e.g. event: '{title}: event')",

@@ -126,15 +126,18 @@ def previous(out: Path, resume: bool, first_seed: int, matchup: Matchup) -> set[
 
 
 def with_progress(stream, total: int) -> None:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
+    """Consume the stream showing games done, games/s and time left (rich if installed)."""
+    try:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+    except ImportError:
+        return plain_progress(stream, total)
     columns = [TextColumn("games"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("left"),
                TimeRemainingColumn()]
@@ -144,6 +147,15 @@ def with_progress(stream, total: int) -> None:
         for n, _ in enumerate(stream, 1):
             rate = n / max(1e-9, time.perf_counter() - start)
             progress.update(task, advance=1, rate=f"{rate:.2f} games/s")
+
+
+def plain_progress(stream, total: int) -> None:
+    start = time.perf_counter()
+    for n, _ in enumerate(stream, 1):
+        rate = n / max(1e-9, time.perf_counter() - start)
+        print(f"\rgames {n}/{total}  {rate:.2f} games/s  {(total - n) / rate:.0f} s left",
+              end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
 
 
 def _stderr_console():
