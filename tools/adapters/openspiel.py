@@ -15,8 +15,6 @@ Observations (string and tensor) are what the player sees (Game.observation).
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 import pyspiel
 
@@ -73,13 +71,34 @@ def register(program: Program, short_name: str | None = None) -> str:
     return name
 
 
+class Box:
+    """Holds the hustings game of a state. pyspiel clones a Python state by deep-copying its
+    attributes; this copies the game state only and shares the compiled program."""
+
+    def __init__(self, program: Program, game: Game | None) -> None:
+        self.program, self.game = program, game
+
+    def __deepcopy__(self, memo) -> Box:
+        game = self.game
+        if game is not None:
+            game = Game(self.program, clone(game.state), safe=False)
+        return Box(self.program, game)
+
+
 class HustingsState(pyspiel.State):
     def __init__(self, game) -> None:
         super().__init__(game)
-        self.program: Program = game.program
+        self.box = Box(game.program, None)  # no game until the seed is drawn
         self.seeds: int = game.seeds
         self.actions: int = game.num_distinct_actions()
-        self.game: Game | None = None  # None until the seed is drawn
+
+    @property
+    def program(self) -> Program:
+        return self.box.program
+
+    @property
+    def game(self) -> Game | None:
+        return self.box.game
 
     def current_player(self) -> int:
         if self.game is None:
@@ -97,7 +116,7 @@ class HustingsState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         if self.game is None:
-            self.game = Game.new(self.program, seed=int(action), safe=False)
+            self.box.game = Game.new(self.program, seed=int(action), safe=False)
         else:
             self.game.apply_action(int(action))
 
@@ -120,13 +139,6 @@ class HustingsState(pyspiel.State):
         if self.game is None:
             return "before the seed is drawn"
         return "\n".join(self.game.state.log[-5:])
-
-    def __deepcopy__(self, memo):
-        # pyspiel clones a Python state with deepcopy; the program is shared, the state copied
-        other = copy.copy(self)
-        if self.game is not None:
-            other.game = Game(self.program, clone(self.game.state), safe=False)
-        return other
 
 
 class Observer:
