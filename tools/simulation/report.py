@@ -90,7 +90,7 @@ def margins(path: Path, summary: dict[str, Any], plt) -> Path | None:
     ax.set_xlabel(f"margin (positive: {first} won, negative: {second} won)")
     ax.set_ylabel("games")
     mean = summary["signed_margin"]["mean"]
-    ax.set_title(f"Margin of victory, mean {mean:+.1f}")
+    ax.set_title(f"Margin of victory ({first}'s side), mean {mean:+.1f}")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
