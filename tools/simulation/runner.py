@@ -49,9 +49,9 @@ def play_batch(program: Program, matchup: Matchup, first_seed: int,
 _WORKER_PROGRAM: Program | None = None
 
 
-def _init_worker(spec: PackSpec) -> None:
+def _init_worker(spec: PackSpec | None, program: Program | None = None) -> None:
     global _WORKER_PROGRAM
-    _WORKER_PROGRAM = spec.load()
+    _WORKER_PROGRAM = program if program is not None else spec.load()
 
 
 def _play_in_worker(task: tuple[Matchup, int, int]) -> dict[str, Any]:
@@ -62,14 +62,21 @@ def _play_in_worker(task: tuple[Matchup, int, int]) -> dict[str, Any]:
 
 def run_local(spec: PackSpec, program: Program, job: Job,
               jobs: int = 1) -> Iterator[dict[str, Any]]:
-    """Records in index order; `jobs` > 1 plays them in that many worker processes."""
+    """Records in index order; `jobs` > 1 plays them in that many worker processes.
+
+    Where the system can fork, workers inherit the compiled program; elsewhere each one
+    compiles the pack again from `spec`.
+    """
     if jobs <= 1:
         for i in job.indices:
             yield play_record(program, job.first_seed + i, job.seats(i))
         return
     tasks = [(job.matchup, job.first_seed, i) for i in job.indices]
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs, initializer=_init_worker, initargs=(spec,)) as pool:
+    if "fork" in multiprocessing.get_all_start_methods():
+        context, initargs = multiprocessing.get_context("fork"), (None, program)
+    else:
+        context, initargs = multiprocessing.get_context("spawn"), (spec, None)
+    with context.Pool(jobs, initializer=_init_worker, initargs=initargs) as pool:
         yield from pool.imap(_play_in_worker, tasks, chunksize=1)
 
 
