@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 import time
@@ -60,12 +61,11 @@ def run(args: argparse.Namespace) -> int:
     job = Job(matchup, args.seed, todo)
     start = time.perf_counter()
     if args.backend == "ray":
-        try:
-            stream = run_ray(program, job, args.address)
-        except ImportError:
+        if importlib.util.find_spec("ray") is None:
             print("hustings simulate: the Ray backend needs `pip install 'hustings[ray]'`",
                   file=sys.stderr)
             return 2
+        stream = run_ray(program, job, args.address)
     else:
         stream = run_local(spec, program, job, max(1, args.jobs))
     with_progress(write_records(out, stream), len(todo))
