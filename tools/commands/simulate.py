@@ -50,6 +50,10 @@ def run(args: argparse.Namespace) -> int:
     program = cli.load_or_report(args.pack, dict(spec.options), args.mods)
     if program is None:
         return 1
+    if args.compare is not None and not args.compare.is_file():
+        print(f"hustings simulate: --compare {args.compare}: no such results file",
+              file=sys.stderr)
+        return 2
     try:
         matchup = Matchup(seats(args.seat, program.players), args.swap)
         out = results_path(args)
