@@ -81,7 +81,12 @@ def run(args: argparse.Namespace) -> int:
     print_summary(summary)
     comparison = None
     if args.compare is not None:
-        comparison = compare(summarize(read_records(args.compare)), summary)
+        try:
+            baseline = read_records(args.compare)
+        except ValueError as e:
+            print(f"hustings simulate: {e}", file=sys.stderr)
+            return 2
+        comparison = compare(summarize(baseline), summary)
         print_comparison(comparison)
     if args.report is not None:
         return write_report(args, program, summary, comparison, matchup)
