@@ -244,7 +244,22 @@ class _Loader:
         program = self.program(manifest, board, locations, kinds, card_table, comp,
                                procedures, events, options)
         program.functions = functions
+        program.agents = self.agents(manifest, functions)
         return program
+
+    def agents(self, manifest, functions) -> dict[str, Any]:
+        """The agents section, checked: the functions it names exist and take one player."""
+        agents = manifest.agents
+        for key in ("value", "places"):
+            name = getattr(agents, key)
+            if name is not None and len(functions.get(name, ((),))[0]) != 1:
+                found = "takes " + str(len(functions[name][0])) + " parameters" \
+                    if name in functions else "is not defined"
+                self.report.error(self.manifest_file.key_source("agents", key), "E120",
+                                  f"agents.{key}: the function '{name}' {found}",
+                                  "name a function of the rules files with one parameter "
+                                  "(the player)")
+        return agents.model_dump()
 
     def program(self, manifest, board, locations, kinds, card_table, comp, procedures,
                 events, options) -> Program:

@@ -64,6 +64,8 @@ class Program:
     options: dict[str, bool] = field(default_factory=dict)
     functions: dict[str, tuple[list[str], Expression]] = field(default_factory=dict)
     view: dict[str, Any] = field(default_factory=dict)  # what a board shows (tools read it)
+    # What agents and simulations read (value function, margin, places, card uses).
+    agents: dict[str, Any] = field(default_factory=dict)
 
     def default_pool(self, kind: str) -> str | None:
         for name, spec in self.pools.items():

@@ -125,6 +125,35 @@ class ViewDef(Strict):
     )
 
 
+class AgentsDef(Strict):
+    """What agents and simulations read from a pack, so the tools name no game."""
+
+    value: str | None = Field(
+        None, description="a pack function of one player: how good the position is for them "
+        "(positive: ahead); the agents' evaluation",
+    )
+    scale: float = Field(
+        100.0, gt=0, description="a value difference that means a clear lead (value / scale "
+        "is turned into a winning chance)",
+    )
+    margin: str | None = Field(
+        None, description="the result entry (recorded per player) whose difference between the "
+        "winner and the runner-up is the margin of a game",
+    )
+    places: str | None = Field(
+        None, description="a pack function of one player listing the locations they won; "
+        "simulations count how often each location goes to each player",
+    )
+    max_actions: int | None = Field(
+        None, ge=2, description="the most legal actions a decision can offer: the fixed action "
+        "space of the OpenSpiel and PettingZoo adapters (default: found by random games)",
+    )
+    card_uses: dict[str, str] = Field(
+        default_factory=dict, description="how a card is used, by the label of the action that "
+        "uses it, with {title} for the card's title (e.g. event: '{title}: event')",
+    )
+
+
 class PackManifest(Strict):
     name: str
     title: str
@@ -146,6 +175,7 @@ class PackManifest(Strict):
     cards: list[str] = Field(default_factory=lambda: ["cards"])
     rules: str = "rules"
     view: ViewDef = Field(default_factory=ViewDef, description="what a board shows (docs/view.md)")
+    agents: AgentsDef = Field(default_factory=AgentsDef)
 
 
 class SupportStart(Strict):

@@ -1,16 +1,48 @@
-"""Players that pick actions: random and greedy (one step of look-ahead).
+"""Players that pick actions: random, greedy (one step of look-ahead) and ismcts (tree search).
 
-The human at a prompt is in tools/terminal/human.py."""
+An agent is a function from a game to the index of the action it picks. Agents name no game:
+what a position is worth comes from the pack's value function (`agents: value:` in pack.yaml),
+a function written in the effect language. The human at a prompt is in tools/terminal/human.py.
+"""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
+from typing import Any
 
 from ..interpreter.game import Game
 from ..interpreter.state import clone
 
 Agent = Callable[[Game], int]
+
+WIN = 1e9  # the value of a finished game for its winner (minus for the loser)
+
+
+def position_value(game: Game, player: str) -> float:
+    """How good the position is for `player`, by the pack's value function.
+
+    A finished game is worth WIN to the winner and -WIN to the others; a pack that declares
+    no value function makes every unfinished position worth 0 (greedy then plays at random).
+    """
+    if game.is_terminal():
+        winner = (game.result() or {}).get("winner")
+        return 0.0 if winner is None else (WIN if winner == player else -WIN)
+    name = game.program.agents.get("value")
+    if not name:
+        return 0.0
+    return float(game.evaluate(name, player))
+
+
+def winning_chance(game: Game, player: str) -> float:
+    """The value turned into a number in [0, 1]: 1 a sure win, 0.5 level, 0 a sure loss."""
+    if game.is_terminal():
+        winner = (game.result() or {}).get("winner")
+        return 0.5 if winner is None else (1.0 if winner == player else 0.0)
+    scale = float(game.program.agents.get("scale") or 100.0)
+    x = max(-50.0, min(50.0, position_value(game, player) / scale))
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 def random_agent(seed: int) -> Agent:
@@ -18,28 +50,17 @@ def random_agent(seed: int) -> Agent:
     return lambda game: rng.randrange(len(game.legal_actions()))
 
 
-def score(game: Game, player: str) -> float:
-    """A rough standing: value of places led, support, momentum; the pack's own numbers."""
-    s, p = game.state, game.program
-    total = 0.0
-    for pool, held in s.pools.items():
-        for where, (owner, count) in held.items():
-            value = p.locations[where].get("ev") or 3
-            weight = value * (1.0 + 0.25 * min(count, 4)) if pool == "state" else 4.0 * count
-            total += weight if owner == player else -weight
-    for name, table in s.counters.items():
-        if name == "momentum":
-            for who, n in table.items():
-                total += 3.0 * n if who == player else -3.0 * n
-    return total
-
-
 def greedy_agent(seed: int, breadth: int = 24) -> Agent:
-    """Try each legal action on a copy of the state and keep the best-scoring one."""
+    """Try each legal action on a copy of the state and keep the one the pack values most.
+
+    With more than `breadth` legal actions, a seeded sample of that many is tried.
+    """
     rng = random.Random(seed)
 
     def choose(game: Game) -> int:
         actions = game.legal_actions()
+        if len(actions) == 1:
+            return 0
         me = game.current_player()
         indices = list(range(len(actions)))
         if len(indices) > breadth:
@@ -48,7 +69,7 @@ def greedy_agent(seed: int, breadth: int = 24) -> Agent:
         for i in indices:
             trial = Game(game.program, clone(game.state), safe=False)
             trial.apply_action(i)
-            value = score(trial, me) + rng.random() * 0.01
+            value = position_value(trial, me) + rng.random() * 0.01
             if value > best_score:
                 best, best_score = i, value
         return best
@@ -56,4 +77,50 @@ def greedy_agent(seed: int, breadth: int = 24) -> Agent:
     return choose
 
 
-AGENTS = {"random": random_agent, "greedy": greedy_agent}
+def ismcts_agent(seed: int, **budget: Any) -> Agent:
+    """Information-set Monte Carlo tree search (see tools/search.py for the budget's keys)."""
+    from .search import ismcts_agent as build
+
+    return build(seed, **budget)
+
+
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": random_agent,
+    "greedy": greedy_agent,
+    "ismcts": ismcts_agent,
+}
+
+
+def parse_agent(spec: str) -> tuple[str, dict[str, Any]]:
+    """`ismcts:iterations=200,depth=4` -> ("ismcts", {"iterations": 200, "depth": 4}).
+
+    Raises ValueError with a message a user can act on.
+    """
+    name, _, params = spec.partition(":")
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}: choose one of {', '.join(AGENTS)}")
+    settings: dict[str, Any] = {}
+    for item in filter(None, params.split(",")):
+        key, eq, text = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"agent setting {item!r} is not KEY=VALUE")
+        settings[key.strip()] = _number(text.strip())
+    return name, settings
+
+
+def make_agent(spec: str, seed: int) -> Agent:
+    """An agent from a spec such as `greedy`, `ismcts` or `ismcts:iterations=50`."""
+    name, settings = parse_agent(spec)
+    try:
+        return AGENTS[name](seed, **settings)
+    except TypeError as e:
+        raise ValueError(f"agent {name!r} does not take these settings: {e}") from None
+
+
+def _number(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text

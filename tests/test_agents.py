@@ -1,0 +1,123 @@
+"""Agents: the pack's value function, greedy and ISMCTS legality and determinism, and how
+ISMCTS deals the cards its player cannot see."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from hustings.dsl.pack import builtin_pack, check_pack, load_pack
+from hustings.interpreter.game import Game
+from hustings.tools.agents import AGENTS, make_agent, parse_agent, position_value
+from hustings.tools.search import determinize, unseen_slots
+
+
+@pytest.fixture(scope="module")
+def program():
+    return load_pack()
+
+
+def advance(game: Game, steps: int, seed: int = 0) -> Game:
+    """Play `steps` random actions so the game is past its opening."""
+    agent = make_agent("random", seed)
+    for _ in range(steps):
+        if game.is_terminal():
+            break
+        game.apply_action(agent(game))
+    return game
+
+
+def test_the_pack_declares_its_value_function(program):
+    assert program.agents["value"] in program.functions
+    game = advance(Game.new(program, seed=4), 60)
+    values = {p: position_value(game, p) for p in program.players}
+    # 1960's value is a difference of the two sides' standing: one's lead is the other's deficit
+    assert values[program.players[0]] == -values[program.players[1]]
+    assert any(v != 0 for v in values.values())
+
+
+def test_a_finished_game_is_worth_most_to_its_winner(program):
+    game = Game.new(program, seed=2, safe=False)
+    advance(game, 10_000, seed=2)
+    winner = game.result()["winner"]
+    loser = next(p for p in program.players if p != winner)
+    assert position_value(game, winner) > 0 > position_value(game, loser)
+
+
+def test_a_missing_value_function_is_a_diagnostic(tmp_path):
+    pack = tmp_path / "pack"
+    shutil.copytree(builtin_pack(), pack, ignore=shutil.ignore_patterns("scenarios"))
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("value: position_value",
+                                                     "value: position_valu"))
+    loaded = check_pack(pack)
+    assert loaded.program is None
+    [error] = [d for d in loaded.report.errors if d.code == "E120"]
+    assert "position_valu" in error.message and error.source.line > 1
+
+
+def test_agent_specs_parse_and_reject_nonsense():
+    assert parse_agent("ismcts:iterations=5,depth=1") == ("ismcts", {"iterations": 5, "depth": 1})
+    assert set(AGENTS) >= {"random", "greedy", "ismcts"}
+    with pytest.raises(ValueError, match="unknown agent"):
+        parse_agent("clever")
+    with pytest.raises(ValueError, match="KEY=VALUE"):
+        parse_agent("ismcts:fast")
+    with pytest.raises(ValueError, match="does not take"):
+        make_agent("greedy:iterations=3", 1)
+
+
+def decisions(program, spec: str, seed: int, steps: int) -> list[str]:
+    """The labels an agent picks for both sides over the first `steps` decisions."""
+    game = Game.new(program, seed=seed, safe=True)
+    agents = {p: make_agent(spec, seed * 10 + i) for i, p in enumerate(program.players)}
+    chosen = []
+    for _ in range(steps):
+        if game.is_terminal():
+            break
+        before = game.save()
+        index = agents[game.current_player()](game)
+        assert game.save() == before  # thinking never changes the real game
+        assert 0 <= index < len(game.legal_actions())
+        chosen.append(game.legal_actions()[index])
+        game.apply_action(index)
+    return chosen
+
+
+@pytest.mark.parametrize("spec", ["greedy", "ismcts:iterations=4"])
+def test_agents_are_legal_and_deterministic(program, spec):
+    first = decisions(program, spec, seed=5, steps=40)
+    assert len(first) == 40
+    assert decisions(program, spec, seed=5, steps=40) == first
+
+
+def test_ismcts_search_depends_on_its_seed(program):
+    runs = {tuple(decisions(program, "ismcts:iterations=6", seed=s, steps=30)) for s in (1, 2, 3)}
+    assert len(runs) > 1
+
+
+def test_determinizing_deals_only_unseen_cards_and_keeps_zone_sizes(program):
+    import random
+
+    game = advance(Game.new(program, seed=8), 40)
+    me = program.players[0]
+    slots = unseen_slots(program, game.state, me)
+    assert slots  # the opponent's hand and the deck are unseen
+    hidden_keys = {key for key, _ in slots}
+    assert any(key.endswith(":" + program.players[1]) for key in hidden_keys)
+    assert not any(key.endswith(":" + me) for key in hidden_keys)
+    dealt = determinize(game, me, random.Random(3))
+    changed = False
+    for key, cards in game.state.zones.items():
+        assert len(dealt.zones[key]) == len(cards)
+        if key not in hidden_keys:
+            assert dealt.zones[key] == cards  # what the player sees stays put
+        changed |= dealt.zones[key] != cards
+    assert changed
+    for key, i in slots:  # each place keeps its card kind (a deck of one kind stays so)
+        assert (program.cards[dealt.zones[key][i]]["kind"]
+                == program.cards[game.state.zones[key][i]]["kind"])
+    unseen_before = sorted(game.state.zones[k][i] for k, i in slots)
+    assert sorted(dealt.zones[k][i] for k, i in slots) == unseen_before
+    assert dealt.rng != game.state.rng  # chance is sampled afresh

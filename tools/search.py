@@ -1,0 +1,156 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+
+Each iteration
+1. *determinizes*: copies the state and deals every card the searching player cannot see
+   (other players' hidden zones, and the order and content of secret decks) at random among
+   the unseen places, keeping each zone's size and each place's card kind; the chance seed
+   is replaced, so bag draws and shuffles differ between iterations;
+2. descends one tree shared by all determinizations, keyed by action labels, picking
+   children by UCB among those legal in this determinization (counting availability);
+3. adds one new node, plays `depth` random actions from it (0 by default: random play only
+   adds noise to a good value function) and scores the position by the pack's value
+   function turned into a winning chance (a finished game scores 1 for the winner, 0 for
+   the loser);
+4. backs the score up, each node credited from the view of the player who chose it.
+
+The move played is the most visited legal child of the root. With an iteration budget the
+search is fully determined by the agent's seed and the game; a time budget is not.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from ..interpreter.game import Game
+from ..interpreter.program import Program
+from ..interpreter.rng import MASK
+from ..interpreter.state import GameState, clone
+from .agents import Agent, winning_chance
+
+
+class Node:
+    __slots__ = ("player", "children", "visits", "reward", "available")
+
+    def __init__(self, player: str | None) -> None:
+        self.player = player  # who chose the action leading here
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+
+
+def unseen_slots(program: Program, state: GameState, player: str) -> list[tuple[str, int]]:
+    """(zone key, position) of every card `player` cannot see; as in Game.observation."""
+    slots = []
+    for key, cards in state.zones.items():
+        name, _, owner = key.partition(":")
+        spec = program.zones[name]
+        visible = not spec.ordered_secret and (
+            not spec.hidden or owner == player or player in state.revealed.get(key, [])
+        )
+        if not visible:
+            slots.extend((key, i) for i in range(len(cards)))
+    return slots
+
+
+def determinize(game: Game, player: str, rng: random.Random) -> GameState:
+    """A copy of the state with the unseen cards dealt at random and a fresh chance seed."""
+    state = clone(game.state)
+    cards = game.program.cards
+    slots = unseen_slots(game.program, state, player)
+    by_kind: dict[str, list[tuple[str, int]]] = {}
+    for key, i in slots:
+        kind = cards[state.zones[key][i]]["kind"] if state.zones[key][i] in cards else ""
+        by_kind.setdefault(kind, []).append((key, i))
+    for kind in sorted(by_kind):
+        places = by_kind[kind]
+        dealt = [state.zones[key][i] for key, i in places]
+        rng.shuffle(dealt)
+        for (key, i), card in zip(places, dealt, strict=True):
+            state.zones[key][i] = card
+    state.rng = rng.getrandbits(64) & MASK
+    return state
+
+
+def ismcts_agent(seed: int, iterations: int = 100, seconds: float | None = None,
+                 depth: int = 0, exploration: float = 0.1) -> Agent:
+    """An ISMCTS player: `iterations` per decision (or `seconds` per decision if given)."""
+    if iterations < 1 or depth < 0:
+        raise ValueError("ismcts needs iterations >= 1 and depth >= 0")
+    rng = random.Random(seed)
+
+    def choose(game: Game) -> int:
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            return 0
+        me = game.current_player()
+        assert me is not None
+        root = Node(None)
+        deadline = time.perf_counter() + seconds if seconds else None
+        done = 0
+        while (done < iterations) if deadline is None else (time.perf_counter() < deadline):
+            iterate(game, me, root, rng, depth, exploration)
+            done += 1
+        ranked = [(root.children[a].visits if a in root.children else -1, -i)
+                  for i, a in enumerate(actions)]
+        return -max(ranked)[1]
+
+    return choose
+
+
+def iterate(game: Game, me: str, root: Node, rng: random.Random, depth: int,
+            exploration: float) -> None:
+    sim = Game(game.program, determinize(game, me, rng), safe=False)
+    node, path = root, []
+    while not sim.is_terminal():
+        legal = sim.legal_actions()
+        player = sim.current_player()
+        untried = [i for i, a in enumerate(legal) if a not in node.children]
+        for a in legal:
+            child = node.children.get(a)
+            if child is not None:
+                child.available += 1
+        if untried:
+            i = rng.choice(untried)
+            child = node.children[legal[i]] = Node(player)
+            child.available = 1
+            sim.apply_action(i)
+            path.append(child)
+            break
+        i = select(node, legal, exploration)
+        node = node.children[legal[i]]
+        sim.apply_action(i)
+        path.append(node)
+    for _ in range(depth):
+        if sim.is_terminal():
+            break
+        sim.apply_action(rng.randrange(len(sim.legal_actions())))
+    scores: dict[str, float] = {}
+    for n in path:
+        if n.player not in scores:
+            scores[n.player] = winning_chance(sim, n.player)
+        n.visits += 1
+        n.reward += scores[n.player]
+
+
+def select(node: Node, legal: list[str], exploration: float) -> int:
+    """UCB1 over the children legal now, with availability counts in place of parent visits."""
+    best, best_score = 0, float("-inf")
+    for i, a in enumerate(legal):
+        child = node.children[a]
+        score = child.reward / child.visits + exploration * math.sqrt(
+            math.log(child.available) / child.visits)
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+def describe(settings: dict[str, Any]) -> str:
+    """A budget in words, for reports."""
+    if settings.get("seconds"):
+        return f"{settings['seconds']} s per decision"
+    iterations, depth = settings.get("iterations", 100), settings.get("depth", 0)
+    return f"{iterations} iterations per decision, rollout depth {depth}"
