@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from ..schemas.save import FORMAT_VERSION, MAX_SAVE_CHARS, SaveFile
 from . import rng
-from .errors import IllegalAction, SaveError
+from .errors import IllegalAction, RuleError, SaveError
 from .invariants import first_violation
 from .machine import Machine, build_ops
 from .program import Program
@@ -85,8 +85,6 @@ def parse_save(text: str) -> dict[str, Any]:
         age = "an older" if version < FORMAT_VERSION else "a newer"
         raise SaveError(f"the save is in {age} format ({version}); this version of hustings "
                         f"reads format {FORMAT_VERSION} only")
-    if not isinstance(data.get("pack"), dict):
-        raise SaveError("malformed save: pack: expected {name, version}")
     return data
 
 
@@ -97,10 +95,14 @@ def first_error(e: ValidationError) -> str:
 
 
 class Game:
-    def __init__(self, program: Program, state: GameState, safe: bool = True) -> None:
+    def __init__(self, program: Program, state: GameState, safe: bool = True,
+                 checked: bool = False) -> None:
         self.program = program
         self.state = state
         self.safe = safe
+        # checked: every action must leave a state that passes the invariants (a game
+        # loaded from an untrusted save, whose variables no schema can type)
+        self.checked = checked
         self.machine = Machine(program, state, ops_for(program))
 
     @classmethod
@@ -121,14 +123,13 @@ class Game:
         Nothing is kept of a refused save.
         """
         data = parse_save(text)
-        pack = pack_id(program)
-        if data["pack"].get("name") != pack["name"]:
-            raise SaveError(f"this save is of pack {data['pack'].get('name')!r}, "
-                            f"not {pack['name']!r}")
         try:
             SaveFile.model_validate(data)
         except ValidationError as e:
             raise SaveError(f"malformed save: {first_error(e)}") from None
+        if data["pack"]["name"] != program.name:
+            raise SaveError(f"this save is a game of pack {data['pack']['name']!r}, "
+                            f"not of {program.name!r}")
         try:
             state = GameState.from_dict(data)
         except IndexError:
@@ -137,7 +138,7 @@ class Game:
         problem = first_violation(program, state, ops_for(program))
         if problem:
             raise SaveError(f"impossible save: {problem}")
-        return cls(program, state, safe)
+        return cls(program, state, safe, checked=safe)
 
     def save(self) -> str:
         data = self.state.to_dict()
@@ -192,13 +193,18 @@ class Game:
         In safe mode any exception raised while the action runs (a RuleError, or a
         bug such as ZeroDivisionError, or KeyboardInterrupt) puts the state back
         exactly as it was and then propagates unchanged, so callers tell a content
-        error from a crash by its class.
+        error from a crash by its class. A checked game (loaded from a save) also
+        refuses, with a RuleError, an action that would leave an impossible state.
         """
         index = self.index_of(action)
         snapshot = clone(self.state) if self.safe else None
         try:
             self.machine.resolve(index)
             self.machine.run()
+            if self.checked:
+                problem = first_violation(self.program, self.state)
+                if problem:
+                    raise RuleError(f"the action would leave an impossible state: {problem}")
         except BaseException:
             if snapshot is not None:
                 self._restore(snapshot)

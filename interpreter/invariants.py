@@ -224,7 +224,7 @@ def cards(program: Program, s: GameState) -> Iterator[str]:
     for zone, held in s.zones.items():
         for card in held:
             seen[card] += 1
-            if card in where:
+            if card in where and where[card] != zone:
                 yield f"card {card} is in two zones: {where[card]} and {zone}"
                 return
             where[card] = zone
