@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -70,7 +71,10 @@ def corrupt(data: dict, rng: random.Random) -> str:
     """One seeded corruption of a save's JSON data (changed in place); returns the text."""
     kind = rng.choice(["number", "number", "delete", "swap", "duplicate", "retype",
                        "retype", "add", "shuffle", "copy"])
-    paths = [p for p in _paths(data) if p]
+    # a part of the save first (so the few frames weigh as much as the many places),
+    # then a place inside it
+    top = rng.choice(sorted(data))
+    paths = _paths(data[top], (top,))
     path = rng.choice(paths)
     value = _get(data, path)
     parent = _get(data, path[:-1])
@@ -82,10 +86,10 @@ def corrupt(data: dict, rng: random.Random) -> str:
     elif kind == "delete":
         del parent[path[-1]]
     elif kind == "swap":
-        lists = [p for p in paths if isinstance(_get(data, p), list | dict)]
+        lists = [p for p in _paths(data) if p and isinstance(_get(data, p), list | dict)]
         a, b = rng.choice(lists), rng.choice(lists)
         va, vb = _get(data, a), _get(data, b)
-        if a and b and not _contains(a, b) and not _contains(b, a):
+        if not _contains(a, b) and not _contains(b, a):
             _set(data, a, vb)
             _set(data, b, va)
     elif kind == "duplicate":
@@ -191,12 +195,12 @@ def run(args: argparse.Namespace) -> int:
     for seed, outcome, detail in fuzz(program, args.seed, args.saves):
         tally[outcome] += 1
         if outcome == "refused":
-            messages[detail.split(":")[0]] += 1
+            messages[re.sub(r"\d+", "N", detail)[:70]] += 1
         if outcome == "FAILED":
             print(f"FAILED seed {seed}: {detail}", file=sys.stderr)
     elapsed = time.perf_counter() - start
     print("most frequent refusals:")
-    for text, n in messages.most_common(8):
+    for text, n in messages.most_common(12):
         print(f"  {n:5}  {text}")
     print(json.dumps({"saves": args.saves, **{k: tally[k] for k in
                       ("refused", "played", "rule error", "FAILED")},
