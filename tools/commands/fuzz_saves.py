@@ -67,8 +67,24 @@ def _retype(rng: random.Random) -> Any:
                        float("nan"), float("inf"), 2.5, "nobody"])
 
 
+def _text(data: dict) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
 def corrupt(data: dict, rng: random.Random) -> str:
-    """One seeded corruption of a save's JSON data (changed in place); returns the text."""
+    """One seeded corruption of a save's JSON data (changed in place); returns the text.
+
+    A mutation that happens to change nothing (a shuffle of equal items, a number
+    search in a part without numbers) is followed by another, up to ten times."""
+    before = _text(data)
+    for _ in range(10):
+        text = _mutate(data, rng)
+        if text != before:
+            break
+    return text
+
+
+def _mutate(data: dict, rng: random.Random) -> str:
     kind = rng.choice(["number", "number", "delete", "swap", "duplicate", "retype",
                        "retype", "add", "shuffle", "copy"])
     # a part of the save first (so the few frames weigh as much as the many places),
@@ -117,7 +133,7 @@ def corrupt(data: dict, rng: random.Random) -> str:
         other = rng.choice(paths)
         if not _contains(path, other):
             _set(data, path, json.loads(json.dumps(_get(data, other))))
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return _text(data)
 
 
 def _contains(outer: tuple, inner: tuple) -> bool:
