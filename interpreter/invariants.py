@@ -34,11 +34,20 @@ def first_violation(program: Program, state: GameState, ops: list | None = None)
 
 
 def violations(program: Program, state: GameState, ops: list | None = None) -> Iterator[str]:
-    """Every broken invariant of `state`. With `ops` (the built instructions), the
-    pending decision is also re-derived by running its instruction on a copy."""
+    """The broken invariants of `state`. With `ops` (the built instructions), the
+    pending decision is also re-derived by running its instruction on a copy.
+
+    The checks run in order, each relying on those before it (the pieces are counted
+    only in tables that exist, the decision is run again only in a sound frame), so
+    the problems yielded are those of the first group that finds any."""
     checks = (tables, counters, pools, pieces, cards, tracks, marks, control)
     for check in checks:
-        yield from check(program, state)
+        found = False
+        for problem in check(program, state):
+            found = True
+            yield problem
+        if found:
+            return
     if ops is not None and state.pending is not None and state.stack:
         problem = rederive_pending(program, state, ops)
         if problem:
@@ -253,8 +262,9 @@ def marks(program: Program, s: GameState) -> Iterator[str]:
     for card in s.prevented:
         if card not in program.cards:
             yield f"prevented: {card} is not a card of the pack"
+    numbers = {str(card) for card in program.cards}
     for card in s.faces:
-        if not card.lstrip("-").isdigit() or int(card) not in program.cards:
+        if card not in numbers:
             yield f"faces: {card!r} is not a card of the pack"
     for zone, seen in s.revealed.items():
         if zone not in keys:
