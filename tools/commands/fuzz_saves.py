@@ -28,8 +28,8 @@ MAX_ACTIONS = 5_000  # a game played on from a loaded save never needs more
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--saves", type=int, default=1000, help="how many corrupted saves")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the first one")
+    parser.add_argument("--saves", type=int, default=1000, help="how many corrupted saves (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first one (default 1)")
     cli.add_pack_arguments(parser)
 
 

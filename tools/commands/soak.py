@@ -31,8 +31,8 @@ CHUNK = 10  # games per task sent to a process
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    parser.add_argument("--jobs", type=int, default=1, help="processes to run them in")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to run them in (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     cli.add_pack_arguments(parser)
 
 
