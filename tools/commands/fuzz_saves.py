@@ -28,7 +28,8 @@ MAX_ACTIONS = 5_000  # a game played on from a loaded save never needs more
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--saves", type=int, default=1000, help="how many corrupted saves (default 1000)")
+    parser.add_argument("--saves", type=int, default=1000,
+                        help="how many corrupted saves (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first one (default 1)")
     cli.add_pack_arguments(parser)
 
@@ -213,8 +214,8 @@ def run(args: argparse.Namespace) -> int:
         tally[outcome] += 1
         if outcome == "refused":
             messages[re.sub(r"\d+", "N", detail)[:70]] += 1
-        if outcome == "FAILED":
-            print(f"FAILED seed {seed}: {detail}", file=sys.stderr)
+        if outcome in ("FAILED", "rule error"):
+            print(f"{outcome.upper()} seed {seed}: {detail}", file=sys.stderr)
     elapsed = time.perf_counter() - start
     print("most frequent refusals:")
     for text, n in messages.most_common(12):
