@@ -14,3 +14,8 @@ class RuleError(RuntimeError):
     def __init__(self, message: str, where: str = "") -> None:
         super().__init__(f"{where}: {message}" if where else message)
         self.where = where
+
+
+class SaveError(ValueError):
+    """A saved game was refused: it is malformed, of another format or pack, or describes
+    a position the rules could never reach. The message names the first thing wrong."""

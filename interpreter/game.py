@@ -16,11 +16,15 @@ import copy
 import json
 from typing import Any
 
+from pydantic import ValidationError
+
+from ..schemas.save import FORMAT_VERSION, MAX_SAVE_CHARS, SaveFile
 from . import rng
-from .errors import IllegalAction, RuleError
+from .errors import IllegalAction, RuleError, SaveError
+from .invariants import first_violation
 from .machine import Machine, build_ops
 from .program import Program
-from .state import GameState
+from .state import GameState, clone
 
 _OPS_CACHE: dict[int, list] = {}
 
@@ -47,11 +51,58 @@ def initial_state(program: Program, seed: int) -> GameState:
     return s
 
 
+def pack_id(program: Program) -> dict[str, Any]:
+    return {"name": program.name, "version": getattr(program, "version", None)}
+
+
+def _refuse_constant(name: str) -> Any:
+    raise SaveError(f"malformed save: {name} is not a number of a game")
+
+
+def _refuse_float(text: str) -> Any:
+    raise SaveError(f"malformed save: {text} is not an integer (a game holds no fractions)")
+
+
+def parse_save(text: str) -> dict[str, Any]:
+    """The save's JSON as a dict with a matching format version, or SaveError."""
+    if not isinstance(text, str):
+        raise SaveError(f"a save is JSON text, not {type(text).__name__}")
+    if len(text) > MAX_SAVE_CHARS:
+        raise SaveError(f"the save is {len(text):,} characters; at most {MAX_SAVE_CHARS:,}")
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_refuse_float)
+    except json.JSONDecodeError as e:
+        raise SaveError(f"the save is not JSON: {e}") from None
+    except RecursionError:
+        raise SaveError("the save nests too deeply") from None
+    if not isinstance(data, dict):
+        raise SaveError("the save is not a JSON object")
+    version = data.get("format_version")
+    if type(version) is not int:
+        raise SaveError(f"the save names no format_version (this version reads format "
+                        f"{FORMAT_VERSION})")
+    if version != FORMAT_VERSION:
+        age = "an older" if version < FORMAT_VERSION else "a newer"
+        raise SaveError(f"the save is in {age} format ({version}); this version of hustings "
+                        f"reads format {FORMAT_VERSION} only")
+    return data
+
+
+def first_error(e: ValidationError) -> str:
+    err = e.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in err["loc"]) or "the save"
+    return f"{where}: {err['msg']}"
+
+
 class Game:
-    def __init__(self, program: Program, state: GameState, safe: bool = True) -> None:
+    def __init__(self, program: Program, state: GameState, safe: bool = True,
+                 checked: bool = False) -> None:
         self.program = program
         self.state = state
         self.safe = safe
+        # checked: every action must leave a state that passes the invariants (a game
+        # loaded from an untrusted save, whose variables no schema can type)
+        self.checked = checked
         self.machine = Machine(program, state, ops_for(program))
 
     @classmethod
@@ -64,10 +115,36 @@ class Game:
 
     @classmethod
     def load(cls, program: Program, text: str, safe: bool = True) -> Game:
-        return cls(program, GameState.from_json(text), safe)
+        """A game from `save()`'s text, or SaveError naming the first thing wrong.
+
+        Checked in order: the JSON itself, the format version, the pack, the shape
+        (schemas/save.py), then the meaning against this pack (interpreter/invariants.py),
+        including that the pending decision is the one the rules offer at that point.
+        Nothing is kept of a refused save.
+        """
+        data = parse_save(text)
+        try:
+            SaveFile.model_validate(data)
+        except ValidationError as e:
+            raise SaveError(f"malformed save: {first_error(e)}") from None
+        if data["pack"]["name"] != program.name:
+            raise SaveError(f"this save is a game of pack {data['pack']['name']!r}, "
+                            f"not of {program.name!r}")
+        try:
+            state = GameState.from_dict(data)
+        except IndexError:
+            raise SaveError("malformed save: a frame names an environment that does not exist") \
+                from None
+        problem = first_violation(program, state, ops_for(program))
+        if problem:
+            raise SaveError(f"impossible save: {problem}")
+        return cls(program, state, safe, checked=safe)
 
     def save(self) -> str:
-        return self.state.to_json()
+        data = self.state.to_dict()
+        data["format_version"] = FORMAT_VERSION
+        data["pack"] = pack_id(self.program)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def start(self) -> None:
         """Run the program from where the state stands (after a scenario set it up)."""
@@ -126,19 +203,30 @@ class Game:
         )
 
     def apply_action(self, action: str | int) -> None:
-        """Apply a legal action; an illegal one raises and changes nothing."""
+        """Apply a legal action; an illegal one raises and changes nothing.
+
+        In safe mode any exception raised while the action runs (a RuleError, or a
+        bug such as ZeroDivisionError, or KeyboardInterrupt) puts the state back
+        exactly as it was and then propagates unchanged, so callers tell a content
+        error from a crash by its class. A checked game (loaded from a save) also
+        refuses, with a RuleError, an action that would leave an impossible state.
+        """
         index = self.index_of(action)
-        snapshot = self.state.to_json() if self.safe else None
+        snapshot = clone(self.state) if self.safe else None
         try:
             self.machine.resolve(index)
             self.machine.run()
-        except RuleError:
+            if self.checked:
+                problem = first_violation(self.program, self.state)
+                if problem:
+                    raise RuleError(f"the action would leave an impossible state: {problem}")
+        except BaseException:
             if snapshot is not None:
                 self._restore(snapshot)
             raise
 
-    def _restore(self, snapshot: str) -> None:
-        self.state = GameState.from_json(snapshot)
+    def _restore(self, snapshot: GameState) -> None:
+        self.state = snapshot
         self.machine = Machine(self.program, self.state, self.machine.ops)
 
     def evaluate(self, function: str, *args: Any) -> Any:

@@ -1,0 +1,419 @@
+"""What holds in every state a pack's rules can reach, whatever the pack.
+
+One definition serves three users: `Game.load` refuses a save that breaks any of
+these, `hustings soak` checks them after every action of random games, and the
+engine's property tests check them too. Everything is derived from the Program:
+the players, places, zones, cards, counters and pools it declares, and the
+instructions of its blocks (a paused frame must sit just after the instruction
+that pushed the frame above it; a pending decision must be the one its
+instruction offers when run again).
+
+`violations(program, state)` yields a message per problem; `first_violation`
+returns the first one (or None). They expect a state of the right shape (the
+save schema guarantees it for loaded saves).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from .program import Program
+from .state import Frame, GameState, copy_value
+
+PUSHERS = ("call", "event", "if", "for", "repeat", "while", "menu")
+DECISIONS = ("choose", "menu")
+
+
+def first_violation(program: Program, state: GameState, ops: list | None = None) -> str | None:
+    for problem in violations(program, state, ops):
+        return problem
+    return None
+
+
+def violations(program: Program, state: GameState, ops: list | None = None) -> Iterator[str]:
+    """The broken invariants of `state`. With `ops` (the built instructions), the
+    pending decision is also re-derived by running its instruction on a copy.
+
+    The checks run in order, each relying on those before it (the pieces are counted
+    only in tables that exist, the decision is run again only in a sound frame), so
+    the problems yielded are those of the first group that finds any."""
+    checks = (tables, counters, pools, pieces, cards, tracks, marks, control)
+    for check in checks:
+        found = False
+        for problem in check(program, state):
+            found = True
+            yield problem
+        if found:
+            return
+    if ops is not None and state.pending is not None and state.stack:
+        problem = rederive_pending(program, state, ops)
+        if problem:
+            yield problem
+
+
+# ---- the tables the pack declares -------------------------------------------
+
+
+_ZONE_KEYS: dict[int, tuple[Program, frozenset[str]]] = {}
+
+
+def zone_keys(program: Program) -> frozenset[str]:
+    """Every zone of the state ("hand:P" for each player P of a per-player zone)."""
+    known = _ZONE_KEYS.get(id(program))
+    if known is None or known[0] is not program:
+        keys = []
+        for name, spec in program.zones.items():
+            keys += [f"{name}:{p}" for p in program.players] if spec.per_player else [name]
+        known = _ZONE_KEYS[id(program)] = (program, frozenset(keys))
+    return known[1]
+
+
+def _same_keys(what: str, got: dict, expected: Any) -> str | None:
+    if len(got) == len(expected) and all(k in got for k in expected):
+        return None
+    missing = [k for k in expected if k not in got]
+    extra = [k for k in got if k not in expected]
+    if missing:
+        return f"{what}: {missing[0]!r} is missing"
+    if extra:
+        return f"{what}: {extra[0]!r} is not declared by the pack"
+    return None
+
+
+def tables(program: Program, s: GameState) -> Iterator[str]:
+    players = program.players
+    for what, got, expected in (
+        ("vars", s.vars, program.variables),
+        ("counters", s.counters, program.counters),
+        ("pools", s.pools, program.pools),
+        ("zones", s.zones, zone_keys(program)),
+        ("tracks", s.tracks, program.tracks),
+        ("bag", s.bag, players),
+        ("tokens", s.tokens, program.initial["tokens"]),
+    ):
+        problem = _same_keys(what, got, expected)
+        if problem:
+            yield problem
+            return
+    for who, where in s.tokens.items():
+        if where not in program.locations:
+            yield f"tokens: {who} stands on {where!r}, which is no place of the board"
+
+
+def counters(program: Program, s: GameState) -> Iterator[str]:
+    signed = set(program.initial.get("signed", ()))
+    for name, table in s.counters.items():
+        problem = _same_keys(f"counters.{name}", table, program.players)
+        if problem:
+            yield problem
+            continue
+        if name not in signed:
+            for who, n in table.items():
+                if n < 0:
+                    yield f"counters.{name}.{who} is {n}; this counter never goes below 0"
+    for who, n in s.bag.items():
+        if n < 0:
+            yield f"bag.{who} is {n}; the bag never holds fewer than 0"
+
+
+def pools(program: Program, s: GameState) -> Iterator[str]:
+    players = set(program.players)
+    for name, held in s.pools.items():
+        places = set(program.kinds.get(program.pools[name].kind, ()))
+        for where, (owner, count) in held.items():
+            if where not in places:
+                yield f"pools.{name}: {where!r} is not a place of kind {program.pools[name].kind}"
+            elif owner not in players:
+                yield f"pools.{name}.{where}: owner {owner!r} is not a player"
+            elif count < 1:
+                yield f"pools.{name}.{where}: {count} pieces (an entry holds at least 1)"
+
+
+# ---- pieces -------------------------------------------------------------------
+
+
+def piece_counters(program: Program) -> list[str] | None:
+    """The counters that hold a player's pieces, or None if the pack does not conserve them.
+
+    The machine conserves pieces among a pool's `pieces` counter, the bag and the
+    board (`place`, `remove`, bag draws and puts move them one for one). The rules
+    may move pieces to another counter only by a `lose` immediately followed by a
+    `gain` of the same amount for the same player: those counters join the set.
+    Any other gain, loss or payment of such a counter creates or destroys pieces,
+    and then no conservation law holds for the pack.
+    """
+    roots = {spec.pieces for spec in program.pools.values() if spec.pieces}
+    if program.initial.get("bag_pieces"):
+        roots.add(program.initial["bag_pieces"])
+    if not roots:
+        return None
+    links: list[tuple[str, str]] = []
+    changes: list[tuple[str, bool]] = []  # (counter, paired)
+    for block in program.blocks:
+        for i, ins in enumerate(block):
+            if ins[0] not in ("gain", "lose", "pay"):
+                continue
+            nxt = block[i + 1] if i + 1 < len(block) else None
+            prev = block[i - 1] if i > 0 else None
+            if ins[0] == "lose" and nxt and nxt[0] == "gain" and nxt[1:3] == ins[1:3]:
+                links.append((ins[3], nxt[3]))
+                changes.append((ins[3], True))
+            elif ins[0] == "gain" and prev and prev[0] == "lose" and prev[1:3] == ins[1:3]:
+                changes.append((ins[3], True))
+            else:
+                changes.append((ins[3], False))
+    holders = set(roots)
+    grown = True
+    while grown:
+        grown = False
+        for a, b in links:
+            if (a in holders) != (b in holders):
+                holders |= {a, b}
+                grown = True
+    if any(c in holders and not paired for c, paired in changes):
+        return None
+    return sorted(holders)
+
+
+def piece_totals(program: Program, s: GameState, holders: list[str]) -> dict[str, int]:
+    totals = {p: s.bag.get(p, 0) for p in program.players}
+    for name in holders:
+        for p in program.players:
+            totals[p] += s.counters[name][p]
+    for name, spec in program.pools.items():
+        if spec.pieces:
+            for owner, count in s.pools[name].values():
+                totals[owner] += count
+    return totals
+
+
+def initial_piece_totals(program: Program, holders: list[str]) -> dict[str, int]:
+    init = program.initial
+    start = GameState()
+    start.counters, start.pools, start.bag = init["counters"], init["pools"], init["bag"]
+    return piece_totals(program, start, holders)
+
+
+_PIECE_LAW: dict[int, tuple[Program, list[str] | None, dict[str, int]]] = {}
+
+
+def piece_law(program: Program) -> tuple[list[str] | None, dict[str, int]]:
+    """The pack's piece counters and each player's total, computed once per program."""
+    law = _PIECE_LAW.get(id(program))
+    if law is None or law[0] is not program:
+        holders = piece_counters(program)
+        totals = initial_piece_totals(program, holders) if holders else {}
+        law = _PIECE_LAW[id(program)] = (program, holders, totals)
+    return law[1], law[2]
+
+
+def pieces(program: Program, s: GameState) -> Iterator[str]:
+    holders, expected = piece_law(program)
+    if holders is None:
+        return
+    got = piece_totals(program, s, holders)
+    for p in program.players:
+        if got[p] != expected[p]:
+            where = " + ".join([*holders, "bag", "board"])
+            yield f"pieces of {p} are not conserved: {where} hold {got[p]}, not {expected[p]}"
+
+
+# ---- cards, tracks and marks ---------------------------------------------------
+
+
+def cards(program: Program, s: GameState) -> Iterator[str]:
+    zoned = [card for held in s.zones.values() for card in held]
+    if len(zoned) == len(program.cards) and set(zoned) == program.cards.keys():
+        return
+    seen: Counter = Counter()
+    where: dict[int, str] = {}
+    for zone, held in s.zones.items():
+        for card in held:
+            seen[card] += 1
+            if card in where and where[card] != zone:
+                yield f"card {card} is in two zones: {where[card]} and {zone}"
+                return
+            where[card] = zone
+    for card, n in seen.items():
+        if n > 1:
+            yield f"card {card} is {n} times in {where[card]}"
+            return
+        if card not in program.cards:
+            yield f"card {card} in {where[card]} is not a card of the pack"
+            return
+    for card in program.cards:
+        if card not in where:
+            yield f"card {card} is in no zone"
+            return
+
+
+def tracks(program: Program, s: GameState) -> Iterator[str]:
+    for name, items in s.tracks.items():
+        if sorted(items) != sorted(program.tracks[name]):
+            yield f"tracks.{name} is {items}, not an order of {program.tracks[name]}"
+
+
+def marks(program: Program, s: GameState) -> Iterator[str]:
+    players = set(program.players)
+    keys = zone_keys(program)
+    for card in s.prevented:
+        if card not in program.cards:
+            yield f"prevented: {card} is not a card of the pack"
+    numbers = {str(card) for card in program.cards}
+    for card in s.faces:
+        if card not in numbers:
+            yield f"faces: {card!r} is not a card of the pack"
+    for zone, seen in s.revealed.items():
+        if zone not in keys:
+            yield f"revealed: {zone!r} is not a zone"
+        for who in seen:
+            if who not in players:
+                yield f"revealed.{zone}: {who!r} is not a player"
+    for name, who, _, _ in s.effects:
+        if name not in program.effects:
+            yield f"effects: {name!r} is not an effect the pack declares"
+        elif who not in players:
+            yield f"effects: {name} is held by {who!r}, who is not a player"
+    for colour in s.forced_cubes:
+        if colour not in players:
+            yield f"forced_cubes: {colour!r} is not a player's colour"
+    for card in s.forced_cards:
+        if card not in program.cards:
+            yield f"forced_cards: {card} is not a card of the pack"
+
+
+# ---- where the program is paused -------------------------------------------------
+
+
+def control(program: Program, s: GameState) -> Iterator[str]:
+    pending = s.pending
+    if not s.stack:
+        if pending is not None:
+            yield "a decision is pending but the rules have ended (the stack is empty)"
+        return
+    if s.result is not None:
+        yield "result is set while the game is still going"
+        return
+    if pending is None:
+        yield "the rules are paused without a pending decision"
+        return
+    if pending["player"] not in program.players:
+        yield f"pending: {pending['player']!r} is not a player"
+        return
+    options, payloads = pending["options"], pending["payloads"]
+    if len(options) < 2 or len(options) != len(payloads):
+        yield f"pending: {len(options)} options and {len(payloads)} payloads"
+        return
+    yield from frames(program, s)
+
+
+def frames(program: Program, s: GameState) -> Iterator[str]:
+    blocks = program.blocks
+    entry = program.procedures[program.entry].block
+    envs_below: set[int] = set()
+    below = None
+    for depth, f in enumerate(s.stack):
+        at = f"stack[{depth}]"
+        if not 0 <= f.block < len(blocks):
+            yield f"{at}: block {f.block} does not exist"
+            return
+        if not 0 <= f.pc <= len(blocks[f.block]):
+            yield f"{at}: position {f.pc} is outside its block (0..{len(blocks[f.block])})"
+            return
+        if below is None:
+            if f.block != entry or not f.call:
+                yield f"{at}: the first frame is not the call of the entry procedure"
+                return
+        else:
+            problem = pushed_by(program, below, f)
+            if problem:
+                yield f"{at}: {problem}"
+                return
+            if f.call and id(f.env) in envs_below:
+                yield f"{at}: a procedure call shares the variables of a caller"
+                return
+            if not f.call and f.env is not below.env:
+                yield f"{at}: a block inside a procedure has variables of its own"
+                return
+        problem = loop_state(f)
+        if problem:
+            yield f"{at}: {problem}"
+            return
+        envs_below.add(id(f.env))
+        below = f
+    top = s.stack[-1]
+    ins = blocks[top.block][top.pc - 1] if top.pc >= 1 else None
+    if ins is None or ins[0] not in DECISIONS:
+        yield "the pending decision does not follow a decision instruction"
+
+
+def pushed_by(program: Program, below, f) -> str | None:
+    """Why the instruction before `below.pc` could not have pushed frame `f` (or None)."""
+    if below.pc < 1:
+        return "its caller has not started"
+    ins = program.blocks[below.block][below.pc - 1]
+    op = ins[0]
+    if op not in PUSHERS:
+        return f"block {f.block} follows a {op!r} instruction, which starts no block"
+    if op in ("call", "event"):
+        targets = ([program.procedures[ins[1]].block] if op == "call"
+                   else list(program.events.values()))
+        ok = f.call and f.block in targets
+    elif op == "if":
+        targets = [b for _, b in ins[1]] + ([ins[2]] if ins[2] is not None else [])
+        ok = not f.call and f.block in targets and f.items is None and f.cond is None
+    elif op == "menu":
+        ok = not f.call and f.block in [o[4] for o in ins[2]] and f.items is None
+    elif op == "for":
+        ok = f.block == ins[3] and f.items is not None and f.var == ins[1]
+    elif op == "repeat":
+        ok = f.block == ins[2] and f.items is None and f.cond is None and f.bound > 0
+    else:  # while
+        ok = (f.block == ins[3] and f.cond == [below.block, below.pc - 1]
+              and f.bound == ins[2])
+    if ok and op in ("for", "repeat", "while") and f.call:
+        ok = False
+    return None if ok else f"block {f.block} is not what the {op!r} before it starts"
+
+
+def loop_state(f) -> str | None:
+    if f.items is not None:
+        if not isinstance(f.var, str) or not 0 <= f.index < len(f.items):
+            return f"loop index {f.index} outside its {len(f.items)} items"
+    elif f.cond is not None or f.bound:
+        if not 0 <= f.index < max(f.bound, 1):
+            return f"loop count {f.index} outside its bound {f.bound}"
+    elif f.index != 0 or f.var is not None:
+        return "loop fields on a frame that is no loop"
+    return None
+
+
+def rederive_pending(program: Program, s: GameState, ops: list) -> str | None:
+    """Run the decision instruction again on a copy positioned just before it; the
+    decision it offers, and the variables it leaves, must be the saved ones.
+
+    Decision instructions only read the state and write their frame's variables and
+    `pending`, so the copy shares the state's tables and has its own top frame.
+    """
+    from .machine import Machine  # the machine imports nothing of this module
+
+    saved = s.stack[-1]
+    top = Frame(saved.block, copy_value(saved.env), saved.call)
+    top.pc, top.var, top.items = saved.pc, saved.var, saved.items
+    top.index, top.cond, top.bound = saved.index, saved.cond, saved.bound
+    trial = copy.copy(s)
+    trial.pending = None
+    trial.stack = [*s.stack[:-1], top]
+    op = ops[top.block][top.pc - 1]
+    try:
+        op.run(Machine(program, trial, ops), top)
+    except Exception as e:  # noqa: BLE001 - any failure means the decision is not real
+        return f"the pending decision cannot be offered here ({type(e).__name__}: {e})"
+    if trial.pending != s.pending:
+        return "the pending decision is not the one the rules offer at this point"
+    if top.env != saved.env:
+        return "the variables around the pending decision are not the ones it leaves"
+    return None
