@@ -12,7 +12,9 @@ in the order given:
 - cards: `remove: [N]` takes cards out; a mod card file adds a card, or, with
   `replaces: N`, replaces card N whole;
 - rules: a mod procedure or function is added, or, with `replaces: true`,
-  replaces the one of the same name.
+  replaces the one of the same name (which must exist); builtins never.
+
+A mod reads only regular files inside its own folder (dsl/yamlsource.py).
 
 Everything a mod changes is recorded with the file, line and column that
 changed it. A later mod may build on what an earlier mod added (replace or
@@ -31,6 +33,9 @@ Diagnostic codes:
   E605  a card's `replaces` is not its own `number`
   E606  one mod changes the same thing twice
   E607  a board value of another type than the base's (e.g. text for a number)
+  E608  a function named like a builtin (`count`...): builtins are never replaced
+        (checked in dsl/pack.py, for the pack's own functions too)
+  E609  a counter's start breaks its declaration (an unsigned counter below 0)
   W601  a mod adds a setup name or board property close to an existing one
         (probably a misspelling)
 """
