@@ -29,6 +29,18 @@ from .diagnostics import Report, Source
 # Deepest nesting of mappings and lists a content file may use.
 MAX_NESTING = 64
 
+# Files parsed cleanly, by (display name, bytes): kept only while a tool that loads many
+# near-identical packs (the content fuzzer) turns it on with `remember_files(True)`.
+_FILES: dict[tuple[str, bytes], YamlFile] | None = None
+
+
+def remember_files(on: bool) -> None:
+    """Keep (or stop keeping) parsed files, so reloading an unchanged file is free.
+
+    Safe because nothing changes a YamlFile once read (models and mods copy its data)."""
+    global _FILES
+    _FILES = {} if on else None
+
 
 class YamlFile:
     """One parsed file: its data (round-trip nodes that know their positions) and text."""
@@ -211,6 +223,8 @@ def read_yaml(path: Path, display: str, report: Report, root: Path | None = None
     raw = read_bounded(path, src, report)
     if raw is None:
         return None
+    if _FILES is not None and (display, raw) in _FILES:
+        return _FILES[(display, raw)]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -243,7 +257,10 @@ def read_yaml(path: Path, display: str, report: Report, root: Path | None = None
         return None
     if not _check_values(data, display, report):
         return None
-    return YamlFile(path, display, data, text)
+    parsed = YamlFile(path, display, data, text)
+    if _FILES is not None and len(_FILES) < 1000:  # the first files read: the originals
+        _FILES[(display, raw)] = parsed
+    return parsed
 
 
 def _offset_source(display: str, text: str, offset: int) -> Source:
