@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -61,10 +62,12 @@ class Report:
 
     def error(self, source: Source, code: str, message: str, hint: str = "",
               quote: bool = True) -> None:
-        self.diagnostics.append(Diagnostic(source, code, message, hint, quote=quote))
+        self.diagnostics.append(Diagnostic(source, code, shorten(message), shorten(hint),
+                                           quote=quote))
 
     def warn(self, source: Source, code: str, message: str, hint: str = "") -> None:
-        self.diagnostics.append(Diagnostic(source, code, message, hint, "warning"))
+        self.diagnostics.append(Diagnostic(source, code, shorten(message), shorten(hint),
+                                           "warning"))
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -73,6 +76,17 @@ class Report:
     @property
     def warnings(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "warning"]
+
+
+_LONG_WORD = re.compile(r"\S{61,}")
+
+
+def shorten(text: str) -> str:
+    """Cut any run of more than 60 characters without a space (a quoted value, a
+    number of 4,000 digits), so a message never carries more than a short excerpt.
+    File paths (with `/`) are kept whole: they say where to look."""
+    return _LONG_WORD.sub(lambda m: m.group() if "/" in m.group() else m.group()[:57] + "...",
+                          text[:2000])
 
 
 def closest(word: str, candidates: Iterable[Any], cutoff: float = 0.6) -> str | None:

@@ -334,7 +334,10 @@ def _where(src, cond):
         saved = env.get("it", _MISSING)
         out = []
         items = fs(m, env)
-        m.charge(len(items) if items else 0)
+        if items:
+            m.work += len(items)
+            if m.work > m.work_limit:
+                m.charge(0)
         for item in items:
             env["it"] = item
             if fc(m, env):
@@ -357,18 +360,20 @@ def _fmt(parts):
 
     def f(m, env):
         out = []
-        size = 0
         for p in fs:
             if p.__class__ is not str:
                 p = p(m, env)
                 if p.__class__ is not str:
                     p = show_text(m, p)
-            size += len(p)
-            if size > MAX_TEXT:
-                raise RuleError(f"a text grew longer than {MAX_TEXT:,} characters")
             out.append(p)
-        m.charge(size)
-        return "".join(out)
+        text = "".join(out)  # each part is bounded, and content fixes how many there are
+        n = len(text)
+        if n > MAX_TEXT:
+            raise RuleError(f"a text grew longer than {MAX_TEXT:,} characters")
+        m.work += n
+        if m.work > m.work_limit:
+            m.charge(0)
+        return text
 
     return f
 
@@ -399,7 +404,9 @@ def _fn(name, args):
 
     def f(m, env):
         params, body = m.functions[name]
-        m.charge(1)  # a function may call itself: each call is work
+        m.work += 1  # a function may call itself: each call is work
+        if m.work > m.work_limit:
+            m.charge(0)
         return body(m, dict(zip(params, [a(m, env) for a in fs], strict=True)))
 
     return f

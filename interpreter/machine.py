@@ -33,6 +33,7 @@ class Machine:
         self.budget = budget or DEFAULT
         # What the current action has spent (reset by `run`), and the log's size so far.
         self.work = 0
+        self.work_limit = self.budget.work
         self.deadline = 0.0
         self.log_lines = 0
         self.log_chars = 0
@@ -50,6 +51,7 @@ class Machine:
         stack = s.stack
         ops = self.ops
         self.work = self.log_lines = self.log_chars = 0
+        self.work_limit = self.budget.work
         self.deadline = time.perf_counter() + self.budget.seconds
         chunk = _CHUNK
         while s.pending is None and stack:
@@ -91,7 +93,7 @@ class Machine:
     def charge(self, units: int) -> None:
         """Spend work units; past the action's budget the rules are stopped."""
         self.work += units
-        if self.work > self.budget.work:
+        if self.work > self.work_limit:
             raise RuleError(f"the rules did more than {self.budget.work:,} units of work "
                             "without asking for a decision")
 

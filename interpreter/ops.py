@@ -392,7 +392,7 @@ class For(Op):
         items = self.items(m, f.env)
         if not items:
             return
-        m.charge(len(items))
+        m.work += len(items)
         fr = m.push(self.block, f.env)
         fr.var, fr.items = self.var, list(items)
         f.env[self.var] = fr.items[0]
