@@ -235,7 +235,9 @@ def read_yaml(path: Path, display: str, report: Report, root: Path | None = None
         return None
     yaml = YAML(typ="rt")
     try:
-        if "*" in text and _refuse_aliases(yaml, text, display, report):
+        # Pack and mod content (read with a root) may not use aliases; scenario files
+        # (read without one) still may, as the shipped scenarios do.
+        if root is not None and "*" in text and _refuse_aliases(yaml, text, display, report):
             return None
         data = yaml.load(text)
     except MarkedYAMLError as e:
@@ -293,9 +295,9 @@ def _check_values(data: Any, display: str, report: Report) -> bool:
                          "flatten the data")
             return False
         if isinstance(node, CommentedMap):
-            items = [(node.lc.value(k), v) for k, v in node.items()]
+            items = [(_position(node, k, "value"), v) for k, v in node.items()]
         elif isinstance(node, CommentedSeq):
-            items = [(node.lc.item(i), v) for i, v in enumerate(node)]
+            items = [(_position(node, i, "item"), v) for i, v in enumerate(node)]
         else:
             continue
         for (line, col), value in items:
@@ -307,6 +309,15 @@ def _check_values(data: Any, display: str, report: Report) -> bool:
                              f"{_number_text(value)} is not a number content may use",
                              f"numbers are finite and have at most {MAX_DIGITS} digits")
     return ok
+
+
+def _position(node: Any, key: Any, kind: str) -> tuple[int, int]:
+    """(line, column) of a value or item; a merged key (`<<:`) has none: use its mapping's."""
+    try:
+        line, col = getattr(node.lc, kind)(key)
+    except (KeyError, IndexError, TypeError):
+        return node.lc.line or 0, node.lc.col or 0
+    return line, col
 
 
 def _bad_number(value: Any) -> bool:
