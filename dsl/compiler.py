@@ -14,6 +14,7 @@ from typing import Any
 
 from lark import Token, Tree
 
+from ..interpreter.budget import MAX_DIGITS
 from ..interpreter.builtins import ARITY
 from .diagnostics import Report, Source, did_you_mean
 from .parser import DslSyntaxError, parse
@@ -513,7 +514,7 @@ class _Unit(TypeChecks):
         return ("repeat", self.number(n, "how many times to repeat"), self.sub(block))
 
     def s_while_stmt(self, cond, bound, block):
-        return ("while", self.expr(cond), int(bound), self.sub(block))
+        return ("while", self.expr(cond), self.literal(bound), self.sub(block))
 
     def s_choose_value_stmt(self, who, name, items, label):
         w, e = self.player(who, "who chooses"), self.items(items, "what is chosen from")
@@ -551,7 +552,16 @@ class _Unit(TypeChecks):
         return handler(*t.children)
 
     def e_number(self, tok):
-        return ("const", int(tok))
+        return ("const", self.literal(tok))
+
+    def literal(self, tok) -> int:
+        """A number written in the text; one too long to be a number is an error (E322)."""
+        digits = str(tok)
+        if len(digits) > MAX_DIGITS:
+            self.error(tok, "E322", f"a number of {len(digits)} digits",
+                       f"numbers have at most {MAX_DIGITS} digits")
+            return 0
+        return int(digits)
 
     def e_string(self, tok):
         return self.fmt(tok)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +48,8 @@ class Diagnostic:
     message: str
     hint: str = ""
     severity: str = "error"
+    # False when the file must not be quoted (it failed to parse, or is not the content's own)
+    quote: bool = True
 
     def __str__(self) -> str:
         text = f"{self.source}: {self.severity}[{self.code}]: {self.message}"
@@ -56,11 +60,14 @@ class Diagnostic:
 class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def error(self, source: Source, code: str, message: str, hint: str = "") -> None:
-        self.diagnostics.append(Diagnostic(source, code, message, hint))
+    def error(self, source: Source, code: str, message: str, hint: str = "",
+              quote: bool = True) -> None:
+        self.diagnostics.append(Diagnostic(source, code, shorten(message), shorten(hint),
+                                           quote=quote))
 
     def warn(self, source: Source, code: str, message: str, hint: str = "") -> None:
-        self.diagnostics.append(Diagnostic(source, code, message, hint, "warning"))
+        self.diagnostics.append(Diagnostic(source, code, shorten(message), shorten(hint),
+                                           "warning"))
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -69,6 +76,17 @@ class Report:
     @property
     def warnings(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "warning"]
+
+
+_LONG_WORD = re.compile(r"\S{61,}")
+
+
+def shorten(text: str) -> str:
+    """Cut any run of more than 60 characters without a space (a quoted value, a
+    number of 4,000 digits), so a message never carries more than a short excerpt.
+    File paths (with `/`) are kept whole: they say where to look."""
+    return _LONG_WORD.sub(lambda m: m.group() if "/" in m.group() else m.group()[:57] + "...",
+                          text[:2000])
 
 
 def closest(word: str, candidates: Iterable[Any], cutoff: float = 0.6) -> str | None:
@@ -101,3 +119,37 @@ class ContentError(Exception):
     def __init__(self, report: Report) -> None:
         self.report = report
         super().__init__("\n".join(str(d) for d in report.errors))
+
+
+# A diagnostic shows at most this much of a source line.
+EXCERPT_CHARS = 60
+
+
+def excerpt(d: Diagnostic, limit_bytes: int = 1_000_000) -> tuple[str, int] | None:
+    """(at most EXCERPT_CHARS of the diagnostic's line, the column's offset in it).
+
+    None when the file must not be quoted or cannot be read safely: only a
+    regular file of bounded size is read, and never a pipe or device.
+    """
+    if not d.quote:
+        return None
+    try:
+        if not stat.S_ISREG(os.stat(d.source.path).st_mode):
+            return None
+        fd = os.open(d.source.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        raw = os.read(fd, limit_bytes + 1) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    finally:
+        os.close(fd)
+    if not raw or len(raw) > limit_bytes:
+        return None
+    lines = raw.decode("utf-8", errors="replace").splitlines()
+    if not 1 <= d.source.line <= len(lines):
+        return None
+    line = lines[d.source.line - 1].expandtabs()
+    raw_line = lines[d.source.line - 1]
+    offset = len(raw_line[:max(d.source.column - 1, 0)].expandtabs())
+    start = max(0, min(offset - EXCERPT_CHARS // 2, len(line) - EXCERPT_CHARS))
+    return line[start:start + EXCERPT_CHARS], offset - start

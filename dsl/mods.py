@@ -12,7 +12,9 @@ in the order given:
 - cards: `remove: [N]` takes cards out; a mod card file adds a card, or, with
   `replaces: N`, replaces card N whole;
 - rules: a mod procedure or function is added, or, with `replaces: true`,
-  replaces the one of the same name.
+  replaces the one of the same name (which must exist); builtins never.
+
+A mod reads only regular files inside its own folder (dsl/yamlsource.py).
 
 Everything a mod changes is recorded with the file, line and column that
 changed it. A later mod may build on what an earlier mod added (replace or
@@ -31,6 +33,9 @@ Diagnostic codes:
   E605  a card's `replaces` is not its own `number`
   E606  one mod changes the same thing twice
   E607  a board value of another type than the base's (e.g. text for a number)
+  E608  a function named like a builtin (`count`...): builtins are never replaced
+        (checked in dsl/pack.py, for the pack's own functions too)
+  E609  a counter's start breaks its declaration (an unsigned counter below 0)
   W601  a mod adds a setup name or board property close to an existing one
         (probably a misspelling)
 """
@@ -48,7 +53,7 @@ from ..schemas.content import Board, Location, PackManifest, SupportStart
 from ..schemas.mod import ModCard, ModCardList, ModManifest, ModRulesFile
 from .diagnostics import Report, Source, did_you_mean
 from .validation import read_cards, validate
-from .yamlsource import YamlFile, plain
+from .yamlsource import YamlFile, confined_entry, plain
 
 
 class _Reader(Protocol):
@@ -56,7 +61,8 @@ class _Reader(Protocol):
 
     def display(self, path: Path) -> str: ...
 
-    def read(self, path: Path) -> YamlFile | None: ...
+    def read(self, path: Path, root: Path | None = None,
+             where: Source | None = None) -> YamlFile | None: ...
 
 
 def node_source(f: YamlFile, node: Any, key: str) -> Source:
@@ -143,7 +149,7 @@ class ModStack:
                 self.mods.append(mod)
 
     def _read_mod(self, root: Path) -> Mod | None:
-        f = self.reader.read(root / "mod.yaml")
+        f = self.reader.read(root / "mod.yaml", root=root)
         if f is None:
             return None
         manifest = validate(ModManifest, f, self.report)
@@ -173,7 +179,11 @@ class ModStack:
         given = isinstance(mod.file.data, dict) and key in mod.file.data
         out: list[Path] = []
         for i, entry in enumerate(entries):
-            target = mod.root / entry
+            keys = (key, i) if key == "cards" else (key,)
+            target = confined_entry(mod.root, entry, mod.file, keys, self.report,
+                                    self.reader.display)
+            if target is None:
+                continue
             if target.is_dir():
                 out.extend(sorted(target.glob("*.yaml")))
             elif target.is_file():
@@ -186,11 +196,11 @@ class ModStack:
 
     def _read_content(self, mod: Mod) -> None:
         for path in self._paths(mod, mod.manifest.cards, "cards"):
-            f = self.reader.read(path)
+            f = self.reader.read(path, root=mod.root)
             if f is not None:
                 mod.cards.extend(read_cards(f, ModCardList, ModCard, self.report))
         for path in self._paths(mod, [mod.manifest.rules], "rules"):
-            f = self.reader.read(path)
+            f = self.reader.read(path, root=mod.root)
             if f is None:
                 continue
             rules = validate(ModRulesFile, f, self.report)

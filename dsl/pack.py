@@ -11,15 +11,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..interpreter.builtins import ARITY
 from ..interpreter.program import PoolSpec, ProcedureSpec, Program, ZoneSpec
 from ..schemas.content import Board, Card, CardList, PackManifest, RulesFile
 from .compiler import Compiler, Symbols
-from .diagnostics import ContentError, Report, Source
+from .diagnostics import ContentError, Report, Source, did_you_mean
 from .graph import check_graph
 from .mods import ModStack
 from .validation import check_card_fields, read_cards, validate
 from .view import check_view
-from .yamlsource import YamlFile, read_yaml
+from .yamlsource import YamlFile, confined_entry, read_yaml
 
 BUILTIN_PACKS = Path(__file__).resolve().parent.parent / "content"
 
@@ -86,8 +87,15 @@ class _Loader:
         except ValueError:
             return str(path)
 
-    def read(self, path: Path) -> YamlFile | None:
-        return read_yaml(path, self.display(path), self.report)
+    def read(self, path: Path, root: Path | None = None,
+             where: Source | None = None) -> YamlFile | None:
+        """Read a content file; only files inside `root` (default: the pack) are read."""
+        return read_yaml(path, self.display(path), self.report, root or self.root, where)
+
+    def entry(self, value: str, *keys) -> Path | None:
+        """The path a pack.yaml entry names, if it stays inside the pack folder."""
+        return confined_entry(self.root, value, self.manifest_file, keys, self.report,
+                              self.display)
 
     # ---- the whole pack --------------------------------------------------
     def load(self) -> Program | None:
@@ -108,6 +116,8 @@ class _Loader:
                                   f"unknown option '{k}'", f"options: {', '.join(options)}")
             options[k] = v
         board = self.load_board(manifest)
+        if board is not None:
+            self.check_setup(manifest, board)
         cards = self.load_cards(manifest, options)
         rules = self.load_rules(manifest)
         if board is None or self.report.errors:
@@ -115,16 +125,60 @@ class _Loader:
         return self.compile(manifest, board, cards, rules, options)
 
     def load_board(self, manifest: PackManifest) -> Board | None:
-        f = self.read(self.root / manifest.board)
+        path = self.entry(manifest.board, "board")
+        f = self.read(path) if path else None
         if f is None:
             return None
+        self.board_file = f
         board = validate(Board, f, self.report)
         return self.mods.apply_board(board, manifest) if board is not None else None
 
+    def check_setup(self, manifest: PackManifest, board: Board) -> None:
+        """Names the setup uses must exist, and counters must start as declared."""
+        mf, report = self.manifest_file, self.report
+        counters, players = manifest.counters, manifest.players
+        for name, pool in manifest.pools.items():
+            if pool.kind not in board.locations:
+                report.error(mf.value_source("pools", name, "kind"), "E108",
+                             f"pool '{name}': '{pool.kind}' is not a kind of location",
+                             did_you_mean(pool.kind, board.locations)
+                             or f"kinds on the board: {', '.join(board.locations)}")
+            if pool.pieces is not None and pool.pieces not in counters:
+                report.error(mf.value_source("pools", name, "pieces"), "E108",
+                             f"pool '{name}': pieces '{pool.pieces}' is not a counter",
+                             did_you_mean(pool.pieces, counters) or "declare it under counters:")
+        if manifest.bag is not None:
+            for who in manifest.bag.start:
+                if who not in players:
+                    report.error(mf.value_source("bag", "start", who), "E108",
+                                 f"the bag's start names '{who}', who is not a player",
+                                 did_you_mean(who, players))
+            if manifest.bag.pieces not in counters:
+                report.error(mf.value_source("bag", "pieces"), "E108",
+                             f"the bag's pieces '{manifest.bag.pieces}' is not a counter",
+                             did_you_mean(manifest.bag.pieces, counters))
+        for kind, items in board.locations.items():
+            for i, loc in enumerate(items):
+                if loc.support is not None and loc.support.owner not in players:
+                    report.error(self.board_file.value_source("locations", kind, i, "support",
+                                                              "owner"), "E108",
+                                 f"{loc.id}: support owner '{loc.support.owner}' is not a "
+                                 "player", did_you_mean(loc.support.owner, players))
+        for name, counter in counters.items():
+            if counter.start < 0 and not counter.signed:
+                touch = (self.mods.touched.get(("setup", "counters", name, "start"))
+                         or self.mods.touched.get(("setup", "counters", name)))
+                where = touch.source if touch else mf.value_source("counters", name, "start")
+                report.error(where, "E609", f"counter '{name}' starts at {counter.start}, but "
+                             "it is not signed, so it never goes below 0",
+                             "start it at 0 or more, or declare it `signed: true`")
+
     def load_cards(self, manifest: PackManifest, options: dict) -> list[tuple[Card, YamlFile, Any]]:
         out = []
-        for entry in manifest.cards:
-            target = self.root / entry
+        for i, entry in enumerate(manifest.cards):
+            target = self.entry(entry, "cards", i)
+            if target is None:
+                continue
             files = sorted(target.glob("*.yaml")) if target.is_dir() else [target]
             for path in files:
                 f = self.read(path)
@@ -149,7 +203,8 @@ class _Loader:
 
     def load_rules(self, manifest: PackManifest) -> list[tuple[str, Any, YamlFile, Any]]:
         out = []
-        for path in sorted((self.root / manifest.rules).glob("*.yaml")):
+        folder = self.entry(manifest.rules, "rules")
+        for path in sorted(folder.glob("*.yaml")) if folder is not None else []:
             f = self.read(path)
             if f is None:
                 continue
@@ -161,7 +216,18 @@ class _Loader:
             for name, fn in rules.functions.items():
                 self.functions.append((name, fn, f, f.data["functions"][name]))
         out, self.functions = self.mods.apply_rules(out, self.functions)
+        self.functions = [fn for fn in self.functions if self.may_define(fn)]
         return out
+
+    def may_define(self, fn: tuple) -> bool:
+        """A pack or mod function may not take the name of a builtin (E608)."""
+        name, _, f, _ = fn
+        if name not in ARITY and name != "cards":
+            return True
+        self.report.error(f.key_source("functions", name), "E608",
+                          f"'{name}' is a builtin function: it cannot be defined or replaced",
+                          f"choose another name, such as `{name}_of`")
+        return False
 
     # ---- symbols and compilation ----------------------------------------
     def compile(self, manifest, board, cards, rules, options) -> Program | None:

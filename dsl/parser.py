@@ -87,7 +87,29 @@ def _expected(terms) -> str:
     return ", ".join(names[:8]) + (" ..." if len(names) > 8 else "")
 
 
+# Trees of texts parsed cleanly, by (text, start rule): kept only while a tool that compiles
+# many near-identical packs (the content fuzzer) turns it on with `remember_trees(True)`.
+_TREES: dict[tuple[str, str], Tree] | None = None
+
+
+def remember_trees(on: bool) -> None:
+    """Keep (or stop keeping) parse trees; the compiler only reads them."""
+    global _TREES
+    _TREES = {} if on else None
+
+
 def parse(text: str, source: Source, start: str = "start") -> Tree:
+    if _TREES is None:
+        return _parse(text, source, start)
+    tree = _TREES.get((text, start))
+    if tree is None:
+        tree = _parse(text, source, start)
+        if len(_TREES) < 5000:  # the first texts parsed: the originals
+            _TREES[(text, start)] = tree
+    return tree
+
+
+def _parse(text: str, source: Source, start: str) -> Tree:
     if start == "expr":
         # One line, but every character keeps its offset, so positions map back
         # to the file through the source's folds.

@@ -15,12 +15,12 @@ from .yamlsource import YamlFile
 def check_view(manifest: PackManifest, file: YamlFile, report: Report,
                functions: dict[str, list[str]], properties: set[str],
                kinds: set[str]) -> None:
-    """Report E108 for each name in the view that the pack does not have."""
+    """Report E116 for each name in the view that the pack does not have."""
     view = manifest.view
 
     def bad(keys: tuple, what: str, name: Any, known) -> None:
         known = sorted(str(k) for k in known)
-        report.error(file.value_source("view", *keys), "E108",
+        report.error(file.value_source("view", *keys), "E116",
                      f"the view shows {what} '{name}', which the pack does not define",
                      f"known: {', '.join(known[:12])}" if known else "")
 

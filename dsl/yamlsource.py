@@ -2,19 +2,44 @@
 
 A YAML syntax error is reported at the line that breaks the structure, with a
 hint for the usual slips (indentation, an unclosed bracket, a tab).
+
+Content is untrusted, so reading is guarded: only regular files inside the
+pack's (or mod's) own folder are opened, never more than MAX_FILE_BYTES, YAML
+aliases are refused (a few hundred bytes of aliases can expand to gigabytes),
+and a number longer than MAX_DIGITS digits is a diagnostic.
 """
 
 from __future__ import annotations
 
+import math
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.events import AliasEvent
 
+from ..interpreter.budget import MAX_DIGITS, MAX_FILE_BYTES
 from .diagnostics import Report, Source
+
+# Deepest nesting of mappings and lists a content file may use.
+MAX_NESTING = 64
+
+# Files parsed cleanly, by (display name, bytes): kept only while a tool that loads many
+# near-identical packs (the content fuzzer) turns it on with `remember_files(True)`.
+_FILES: dict[tuple[str, bytes], YamlFile] | None = None
+
+
+def remember_files(on: bool) -> None:
+    """Keep (or stop keeping) parsed files, so reloading an unchanged file is free.
+
+    Safe because nothing changes a YamlFile once read (models and mods copy its data)."""
+    global _FILES
+    _FILES = {} if on else None
 
 
 class YamlFile:
@@ -114,34 +139,207 @@ class YamlFile:
 
 
 # ---- reading --------------------------------------------------------------------
-def read_yaml(path: Path, display: str, report: Report) -> YamlFile | None:
+def outside(root: Path, target: Path) -> bool:
+    """True when `target` (after following symlinks and `..`) is not inside `root`."""
     try:
-        raw = path.read_bytes()
-    except OSError as e:
+        target.resolve().relative_to(root.resolve())
+    except (ValueError, OSError, RuntimeError):
+        return True
+    return False
+
+
+def confined_entry(root: Path, value: str, f: YamlFile, keys: tuple, report: Report,
+                   display) -> Path | None:
+    """`root / value` when it stays inside `root`; else a diagnostic at the entry (E110).
+
+    The path is checked before anything is opened or listed: an absolute path,
+    `..` out of the folder, or a symlink resolving outside are refused alike.
+    """
+    target = root / value
+    if Path(value).is_absolute() or outside(root, target):
+        report.error(f.value_source(*keys), "E110",
+                     f"'{value[:60]}' is outside the folder {display(root)}",
+                     "name a file or folder inside it by a relative path (no `..`, no "
+                     "absolute path, no symlink leading out)")
+        return None
+    return target
+
+
+def read_bounded(path: Path, src: Source, report: Report) -> bytes | None:
+    """The bytes of a regular file of at most MAX_FILE_BYTES; never opens a pipe or device."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as e:
         hint = (f"is {path.parent} a pack folder? it needs a pack.yaml"
                 if path.name == "pack.yaml" else
                 "check the file name in pack.yaml (`board:`, `cards:`, `rules:`)")
-        report.error(Source(display), "E100", f"cannot read file: {e.strerror}", hint)
+        reason = getattr(e, "strerror", None) or "invalid path"
+        report.error(src, "E100", f"cannot read file: {reason}", hint, quote=False)
         return None
+    if not stat.S_ISREG(info.st_mode):
+        report.error(src, "E111", "not a regular file (a folder, device, pipe or socket)",
+                     "name a .yaml file of the pack", quote=False)
+        return None
+    if info.st_size > MAX_FILE_BYTES:
+        report.error(src, "E112", f"the file is {info.st_size:,} bytes, more than the "
+                     f"{MAX_FILE_BYTES:,} a content file may have",
+                     "split it into several files", quote=False)
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        report.error(src, "E100", f"cannot read file: {e.strerror}", quote=False)
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the stat above
+            report.error(src, "E111", "not a regular file", quote=False)
+            return None
+        chunks, size = [], 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > MAX_FILE_BYTES:
+        report.error(src, "E112", f"the file is more than the {MAX_FILE_BYTES:,} bytes a "
+                     "content file may have", "split it into several files", quote=False)
+        return None
+    return b"".join(chunks)
+
+
+def read_yaml(path: Path, display: str, report: Report, root: Path | None = None,
+              where: Source | None = None) -> YamlFile | None:
+    """Read and parse one content file. With `root`, a file outside that folder is refused;
+    `where` is the spot that named the file (reported when it cannot be read)."""
+    src = where or Source(display)
+    if root is not None and outside(root, path):
+        report.error(src, "E110", f"{display} is outside the folder {root}",
+                     "content may only read files inside its own folder: copy the file in "
+                     "and name it by a relative path", quote=False)
+        return None
+    raw = read_bounded(path, src, report)
+    if raw is None:
+        return None
+    if _FILES is not None and (display, raw) in _FILES:
+        return _FILES[(display, raw)]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         line = raw[:e.start].count(b"\n") + 1
         col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
         report.error(Source(display, line, col), "E100", "the file is not UTF-8 text",
-                     "save the file as UTF-8")
+                     "save the file as UTF-8", quote=False)
         return None
     yaml = YAML(typ="rt")
     try:
+        # Pack and mod content (read with a root) may not use aliases; scenario files
+        # (read without one) still may, as the shipped scenarios do.
+        if root is not None and "*" in text and _refuse_aliases(yaml, text, display, report):
+            return None
         data = yaml.load(text)
     except MarkedYAMLError as e:
         line, col, problem, hint = yaml_problem(e, text.splitlines())
-        report.error(Source(display, line, col), "E101", f"YAML syntax: {problem}", hint)
+        report.error(Source(display, line, col), "E101", f"YAML syntax: {problem}", hint,
+                     quote=False)
+        return None
+    except ValueError as e:  # an integer too long for Python to convert
+        long_number = re.search(rf"\d{{{MAX_DIGITS + 1},}}", text)
+        if long_number is None:
+            report.error(Source(display), "E101", f"YAML syntax: {str(e)[:60]}", quote=False)
+            return None
+        report.error(_offset_source(display, text, long_number.start()), "E114",
+                     f"a number of {len(long_number.group())} digits",
+                     f"numbers have at most {MAX_DIGITS} digits", quote=False)
         return None
     except Exception as e:  # any other parser failure is still the file's fault
-        report.error(Source(display), "E101", f"YAML syntax: {e}")
+        report.error(Source(display), "E101", f"YAML syntax: {str(e)[:60]}", quote=False)
         return None
-    return YamlFile(path, display, data, text)
+    if not _check_values(data, display, report):
+        return None
+    parsed = YamlFile(path, display, data, text)
+    if _FILES is not None and len(_FILES) < 1000:  # the first files read: the originals
+        _FILES[(display, raw)] = parsed
+    return parsed
+
+
+def _offset_source(display: str, text: str, offset: int) -> Source:
+    line = text.count("\n", 0, offset) + 1
+    return Source(display, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
+
+
+def _refuse_aliases(yaml: YAML, text: str, display: str, report: Report) -> bool:
+    """Report the first YAML alias (`*name`) of a file; True if there is one."""
+    for event in yaml.parse(text):
+        if isinstance(event, AliasEvent):
+            mark = event.start_mark
+            report.error(Source(display, mark.line + 1, mark.column + 1), "E113",
+                         f"a YAML alias (*{event.anchor}): content may not use aliases",
+                         "write the value out in full (aliases can expand a few lines "
+                         "into gigabytes, so they are refused)")
+            return True
+    return False
+
+
+def _check_values(data: Any, display: str, report: Report) -> bool:
+    """Numbers within MAX_DIGITS digits, finite, and nesting at most MAX_NESTING deep."""
+    ok = True
+    todo: list[tuple[Any, int]] = [(data, 0)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > MAX_NESTING:
+            report.error(_node_source(display, node), "E115",
+                         f"mappings and lists nest more than {MAX_NESTING} deep",
+                         "flatten the data")
+            return False
+        if isinstance(node, CommentedMap):
+            items = [(_position(node, k, "value"), v) for k, v in node.items()]
+        elif isinstance(node, CommentedSeq):
+            items = [(_position(node, i, "item"), v) for i, v in enumerate(node)]
+        else:
+            continue
+        for (line, col), value in items:
+            if isinstance(value, CommentedMap | CommentedSeq):
+                todo.append((value, depth + 1))
+            elif _bad_number(value):
+                ok = False
+                report.error(Source(display, line + 1, col + 1), "E114",
+                             f"{_number_text(value)} is not a number content may use",
+                             f"numbers are finite and have at most {MAX_DIGITS} digits")
+    return ok
+
+
+def _position(node: Any, key: Any, kind: str) -> tuple[int, int]:
+    """(line, column) of a value or item; a merged key (`<<:`) has none: use its mapping's."""
+    try:
+        line, col = getattr(node.lc, kind)(key)
+    except (KeyError, IndexError, TypeError):
+        return node.lc.line or 0, node.lc.col or 0
+    return line, col
+
+
+def _bad_number(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) >= 10**MAX_DIGITS
+    if isinstance(value, float):
+        return not math.isfinite(value) or abs(value) >= 10**MAX_DIGITS
+    return False
+
+
+def _number_text(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 24 else f"a number of {len(text)} digits"
+
+
+def _node_source(display: str, node: Any) -> Source:
+    lc = getattr(node, "lc", None)
+    if lc is not None and lc.line is not None:
+        return Source(display, lc.line + 1, (lc.col or 0) + 1)
+    return Source(display)
 
 
 def yaml_problem(e: MarkedYAMLError, lines: list[str]) -> tuple[int, int, str, str]:

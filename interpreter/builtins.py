@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from .budget import MAX_INT
 from .errors import RuleError
+
+
+def _int(value):
+    """A sum within the 64-bit limit."""
+    if value.__class__ is int and not -MAX_INT <= value <= MAX_INT:
+        raise RuleError("a sum went past the 64-bit limit (2**63)")
+    return value
 
 
 def _count(m, items) -> int:
@@ -15,7 +23,9 @@ def _count(m, items) -> int:
 
 
 def _total(m, items) -> int:
-    return sum(items or [])
+    items = items or []
+    m.charge(len(items))
+    return _int(sum(items))
 
 
 def _extreme(pick):
@@ -75,9 +85,19 @@ def _pieces(m, who) -> int:
 
 def _unique(m, items) -> list:
     out: list[Any] = []
-    for i in items:
-        if i not in out:
-            out.append(i)
+    m.charge(len(items))
+    try:
+        seen = set()
+        for i in items:
+            if i not in seen:
+                seen.add(i)
+                out.append(i)
+    except TypeError:  # a list of lists: compare each with those kept (costs n * kept)
+        out = []
+        for i in items:
+            m.charge(len(out))
+            if i not in out:
+                out.append(i)
     return out
 
 
@@ -91,6 +111,7 @@ MAX_RANGE = 10_000  # content is untrusted: no list may swallow the machine
 def _range(m, a, b) -> list[int]:
     if b - a >= MAX_RANGE:
         raise RuleError(f"range({a}, {b}) is longer than {MAX_RANGE} numbers")
+    m.charge(max(0, b - a + 1))
     return list(range(a, b + 1))
 
 
@@ -103,7 +124,10 @@ def _is_card(m, value) -> bool:
 
 
 def _tally(m, items, item) -> int:
-    return items.count(item) if items else 0
+    if not items:
+        return 0
+    m.charge(len(items))
+    return items.count(item)
 
 
 def _at(m, items, index):
@@ -133,10 +157,12 @@ def _sum_of(m, items, name) -> int:
     """Sum one property over a list of cards or places (missing values count 0)."""
     total = 0
     cards, places = m.p.cards, m.p.locations
-    for item in items or []:
+    items = items or []
+    m.charge(len(items))
+    for item in items:
         table = cards if isinstance(item, int) else places
         total += table[item].get(name) or 0
-    return total
+    return _int(total)
 
 
 def _most_places(m, pool, places):

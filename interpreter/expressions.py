@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .budget import MAX_INT, MAX_ITEMS, MAX_TEXT
 from .errors import RuleError
 
 Closure = Callable[[Any, dict], Any]
@@ -68,7 +69,7 @@ def _effect(name, who):
 
     def f(m, env):
         p = w(m, env)
-        return sum(e[2] for e in m.s.effects if e[0] == name and e[1] == p)
+        return checked(m, sum(e[2] for e in m.s.effects if e[0] == name and e[1] == p))
 
     return f
 
@@ -151,13 +152,70 @@ def _track(name):
     return lambda m, env: list(m.s.tracks[name])
 
 
+def _mul(a, b):
+    """`*`; repeating a list or text is checked before it is built."""
+    if a.__class__ is int and b.__class__ is int:
+        return a * b
+    seq, times = (a, b) if isinstance(a, list | str) else (b, a)
+    if isinstance(seq, list | str) and isinstance(times, int):
+        if len(seq) * max(times, 0) > (MAX_ITEMS if isinstance(seq, list) else MAX_TEXT):
+            raise RuleError(f"repeating a {'list' if isinstance(seq, list) else 'text'} "
+                            f"{times} times makes it too long")
+    return a * b
+
+
 _ARITH = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
+    "*": _mul,
     "//": lambda a, b: a // b if b else 0,
     "%": lambda a, b: a % b if b else 0,
 }
+
+
+def checked(m, value):
+    """A value built by an operation, within the budget: 64-bit integers, bounded
+    lists and texts. Lists and texts cost their size in work units."""
+    cls = value.__class__
+    if cls is int:
+        if -MAX_INT <= value <= MAX_INT:
+            return value
+        raise RuleError("a number went past the 64-bit limit (2**63)")
+    if cls is list:
+        m.charge(list_size(value))
+    elif cls is str:
+        if len(value) > MAX_TEXT:
+            raise RuleError(f"a text grew longer than {MAX_TEXT:,} characters")
+        m.charge(len(value))
+    return value
+
+
+def list_size(items: list) -> int:
+    """Items in a list, counting those of the lists inside it (each shared list once
+    per place it appears); past MAX_ITEMS, or nested too deep, it is an error."""
+    memo: dict[int, int] = {}
+
+    def size(v: list, depth: int) -> int:
+        known = memo.get(id(v))
+        if known is not None:
+            return known
+        if depth > 100:
+            raise RuleError("lists nest more than 100 deep")
+        n = len(v)
+        if n > MAX_ITEMS:
+            raise RuleError(f"a list grew longer than {MAX_ITEMS:,} items")
+        for x in v:
+            if x.__class__ is list:
+                n += size(x, depth + 1)
+                if n > MAX_ITEMS:
+                    raise RuleError(f"a list grew larger than {MAX_ITEMS:,} items "
+                                    "(counting the lists inside it)")
+        memo[id(v)] = n
+        return n
+
+    return size(items, 0)
+
+
 _CMP = {
     "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
@@ -171,12 +229,27 @@ _CMP = {
 
 
 def _arith(op, a, b):
+    """Integer results in range return at once (the hot path); anything else is checked."""
     fa, fn = build(a), _ARITH[op]
     if b[0] == "const":  # `left - 1`: no closure call for the constant
         value = b[1]
-        return lambda m, env: fn(fa(m, env), value)
+
+        def with_const(m, env):
+            r = fn(fa(m, env), value)
+            if r.__class__ is int and -MAX_INT <= r <= MAX_INT:
+                return r
+            return checked(m, r)
+
+        return with_const
     fb = build(b)
-    return lambda m, env: fn(fa(m, env), fb(m, env))
+
+    def general(m, env):
+        r = fn(fa(m, env), fb(m, env))
+        if r.__class__ is int and -MAX_INT <= r <= MAX_INT:
+            return r
+        return checked(m, r)
+
+    return general
 
 
 def _cmp(op, a, b):
@@ -237,12 +310,21 @@ def _not(a):
 
 def _neg(a):
     fa = build(a)
-    return lambda m, env: -fa(m, env)
+    return lambda m, env: checked(m, -fa(m, env))
 
 
 def _list(items):
     fs = [build(i) for i in items]
-    return lambda m, env: [f(m, env) for f in fs]
+
+    def f(m, env):
+        out = [g(m, env) for g in fs]
+        for v in out:
+            if v.__class__ is list:  # a list of lists: count what it holds
+                m.charge(list_size(out))
+                break
+        return out
+
+    return f
 
 
 def _where(src, cond):
@@ -251,7 +333,12 @@ def _where(src, cond):
     def f(m, env):
         saved = env.get("it", _MISSING)
         out = []
-        for item in fs(m, env):
+        items = fs(m, env)
+        if items:
+            m.work += len(items)
+            if m.work > m.work_limit:
+                m.charge(0)
+        for item in items:
             env["it"] = item
             if fc(m, env):
                 out.append(item)
@@ -274,12 +361,19 @@ def _fmt(parts):
     def f(m, env):
         out = []
         for p in fs:
-            if p.__class__ is str:
-                out.append(p)
-            else:
-                v = p(m, env)
-                out.append(v if v.__class__ is str else show_text(m, v))
-        return "".join(out)
+            if p.__class__ is not str:
+                p = p(m, env)
+                if p.__class__ is not str:
+                    p = show_text(m, p)
+            out.append(p)
+        text = "".join(out)  # each part is bounded, and content fixes how many there are
+        n = len(text)
+        if n > MAX_TEXT:
+            raise RuleError(f"a text grew longer than {MAX_TEXT:,} characters")
+        m.work += n
+        if m.work > m.work_limit:
+            m.charge(0)
+        return text
 
     return f
 
@@ -310,6 +404,9 @@ def _fn(name, args):
 
     def f(m, env):
         params, body = m.functions[name]
+        m.work += 1  # a function may call itself: each call is work
+        if m.work > m.work_limit:
+            m.charge(0)
         return body(m, dict(zip(params, [a(m, env) for a in fs], strict=True)))
 
     return f

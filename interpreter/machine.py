@@ -7,23 +7,37 @@ decision, be saved to JSON, and resume later exactly where it stopped.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from . import rng
+from .budget import DEFAULT, MAX_TEXT, Budget, too_big
 from .errors import RuleError
 from .expressions import build
 from .program import Program
 from .state import Frame, GameState
 
-MAX_STACK = 200
-MAX_STEPS_PER_ACTION = 2_000_000
+# Steps between checks of the work and time budgets (a power of two keeps it cheap).
+_CHUNK = 1024
+# Errors a broken program can raise from Python; each becomes a RuleError at its position.
+_CONTENT_FAULTS = (KeyError, TypeError, ValueError, IndexError, AttributeError,
+                   ZeroDivisionError, OverflowError, RecursionError, MemoryError)
 
 
 class Machine:
-    def __init__(self, program: Program, state: GameState, ops: list[list[Any]]) -> None:
+    def __init__(self, program: Program, state: GameState, ops: list[list[Any]],
+                 budget: Budget | None = None) -> None:
         self.p = program
         self.s = state
         self.ops = ops
+        self.budget = budget or DEFAULT
+        # What the current action has spent (reset by `run`), and the log's size so far.
+        self.work = 0
+        self.work_limit = self.budget.work
+        self.deadline = 0.0
+        self.log_lines = 0
+        self.log_chars = 0
+        self.log_total = sum(len(line) for line in state.log)
         players = program.players
         self.opponents = {a: b for a, b in zip(players, players[1:] + players[:1], strict=True)}
         self.pieces = program.initial.get("bag_pieces")
@@ -36,7 +50,10 @@ class Machine:
         s = self.s
         stack = s.stack
         ops = self.ops
-        budget = MAX_STEPS_PER_ACTION
+        self.work = self.log_lines = self.log_chars = 0
+        self.work_limit = self.budget.work
+        self.deadline = time.perf_counter() + self.budget.seconds
+        chunk = _CHUNK
         while s.pending is None and stack:
             f = stack[-1]
             block = ops[f.block]
@@ -45,19 +62,54 @@ class Machine:
                 continue
             op = block[f.pc]
             f.pc += 1
-            budget -= 1
-            if budget <= 0:
-                raise RuleError("the rules ran too long without asking for a decision")
+            chunk -= 1
             try:
+                if chunk <= 0:
+                    chunk = _CHUNK
+                    self.tick()
                 op.run(self, f)
             except RuleError as e:
                 if not e.where:
-                    raise RuleError(str(e), self.p.positions[f.block][f.pc - 1]) from None
+                    raise RuleError(str(e), self.position(f)) from None
                 raise
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-                where = self.p.positions[f.block][f.pc - 1]
-                raise RuleError(f"{type(e).__name__}: {e}", where) from None
+            except _CONTENT_FAULTS as e:
+                raise RuleError(f"{type(e).__name__}: {str(e)[:200]}", self.position(f)) from None
         s.steps += 1
+
+    def position(self, f: Frame) -> str:
+        positions = self.p.positions
+        if 0 <= f.block < len(positions) and 0 < f.pc <= len(positions[f.block]):
+            return positions[f.block][f.pc - 1]
+        return ""
+
+    # ---- the budget ----------------------------------------------------
+    def tick(self) -> None:
+        """Every _CHUNK steps: charge them, and stop a runaway past its time."""
+        self.charge(_CHUNK)
+        if time.perf_counter() > self.deadline:
+            raise RuleError(f"the rules ran longer than {self.budget.seconds:g} s "
+                            "without asking for a decision")
+
+    def charge(self, units: int) -> None:
+        """Spend work units; past the action's budget the rules are stopped."""
+        self.work += units
+        if self.work > self.work_limit:
+            raise RuleError(f"the rules did more than {self.budget.work:,} units of work "
+                            "without asking for a decision")
+
+    def say(self, text: str) -> None:
+        """Add a line to the log, within the log's budget."""
+        n = len(text)
+        b = self.budget
+        self.log_lines += 1
+        self.log_chars += n
+        self.log_total += n
+        if self.log_lines > b.log_lines:
+            raise RuleError(f"one action wrote more than {b.log_lines:,} log lines")
+        if self.log_chars > b.log_chars or self.log_total > b.log_total_chars:
+            raise RuleError(f"the log grew past its limit ({b.log_chars:,} characters an "
+                            f"action, {b.log_total_chars:,} in all)")
+        self.s.log.append(text)
 
     def _end_block(self, f: Frame) -> None:
         if f.items is not None:
@@ -82,7 +134,7 @@ class Machine:
         self.s.stack.pop()
 
     def push(self, block: int, env: dict, call: bool = False) -> Frame:
-        if len(self.s.stack) >= MAX_STACK:
+        if len(self.s.stack) >= self.budget.depth:
             raise RuleError("the rules nested too deeply")
         f = Frame(block, env, call)
         self.s.stack.append(f)
@@ -189,6 +241,10 @@ class Machine:
                 held[where] = [who, n]
             else:
                 here[1] += n
+                if too_big(here[1]):
+                    raise RuleError(f"support at {where} would pass the 64-bit limit")
+            if pieces and too_big(counters[pieces][who]):
+                raise RuleError(f"{pieces} of {who} would pass the 64-bit limit")
 
     def remove(self, pool: str, who: str, where: str, n: int) -> int:
         """Lose up to n support; never more than is there. Returns how many went."""
@@ -247,7 +303,7 @@ class Machine:
         zones[zone].extend(zones[spec.refill_from])
         zones[spec.refill_from].clear()
         self.shuffle(zones[zone])
-        self.s.log.append(f"  ({spec.refill_from} shuffled into {zone})")
+        self.say(f"  ({spec.refill_from} shuffled into {zone})")
 
     # ---- presentation --------------------------------------------------
     def show(self, value: Any) -> str:
@@ -258,7 +314,18 @@ class Machine:
         if isinstance(value, int):
             return str(value)
         if isinstance(value, list):
-            return ", ".join(self.show(v) for v in value) if value else "none"
+            if not value:
+                return "none"
+            parts, size = [], 0
+            for v in value:
+                text = self.show(v)
+                size += len(text) + 2
+                if size > MAX_TEXT:
+                    raise RuleError(f"a list shown as text is longer than {MAX_TEXT:,} "
+                                    "characters")
+                parts.append(text)
+            self.charge(size)
+            return ", ".join(parts)
         return str(value)
 
     def card_name(self, card: int) -> str:

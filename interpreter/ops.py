@@ -8,8 +8,9 @@ machine stops until a player answers.
 from __future__ import annotations
 
 from . import narration as tell
+from .budget import too_big
 from .errors import RuleError
-from .expressions import build
+from .expressions import build, list_size
 from .narration import CAUSE
 
 
@@ -71,7 +72,7 @@ class Say(Op):
         self.e = build(e)
 
     def run(self, m, f):
-        m.s.log.append(self.e(m, f.env))
+        m.say(self.e(m, f.env))
 
 
 class Record(Op):
@@ -111,8 +112,11 @@ class Gain(Op):
     def run(self, m, f):
         n = self.n(m, f.env)
         if n > 0:
+            table = m.s.counters[self.counter]
             who = self.who(m, f.env)
-            m.s.counters[self.counter][who] += n
+            table[who] += n
+            if too_big(table[who]):
+                raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
             if CAUSE in f.env:
                 tell.counter(m, f.env, who, self.counter, n)
 
@@ -130,6 +134,8 @@ class Lose(Op):
         who = self.who(m, f.env)
         before = table[who]
         left = before - max(0, self.n(m, f.env))
+        if too_big(left):
+            raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         table[who] = left if self.counter in m.signed else max(0, left)
         if CAUSE in f.env:
             tell.counter(m, f.env, who, self.counter, table[who] - before)
@@ -148,6 +154,8 @@ class Pay(Op):
         who, n = self.who(m, f.env), self.n(m, f.env)
         if table[who] < n:
             raise RuleError(f"{who} cannot pay {n} {self.counter} (has {table[who]})")
+        if too_big(table[who] - n):
+            raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         table[who] -= n
         if CAUSE in f.env:
             tell.counter(m, f.env, who, self.counter, -n)
@@ -193,6 +201,8 @@ class BagPut(Op):
         n, who = self.n(m, f.env), self.who(m, f.env)
         if n <= 0:
             return
+        if too_big(m.s.bag.get(who, 0) + n):
+            raise RuleError("the bag would hold more than the 64-bit limit")
         m.s.bag[who] = m.s.bag.get(who, 0) + n
         if m.pieces:
             m.s.counters[m.pieces][who] -= n
@@ -230,7 +240,9 @@ class Transfer(Op):
     def run(self, m, f):
         cards = self.card(m, f.env)
         zone = self.zone(m, f.env)
-        for c in cards if isinstance(cards, list) else [cards]:
+        cards = cards if isinstance(cards, list) else [cards]
+        m.charge(len(cards) * len(m.s.zones))  # each card is looked for in every zone
+        for c in cards:
             source = m.zone_of(c) if CAUSE in f.env else None
             m.transfer(c, zone)
             if CAUSE in f.env:
@@ -321,6 +333,8 @@ class Effect(Op):
 
     def run(self, m, f):
         value = self.value(m, f.env) if self.value is not None else 1
+        if value.__class__ is list:  # it stays in the state: it costs its size
+            m.charge(list_size(value))
         who = self.who(m, f.env)
         m.s.effects.append([self.name, who, value, self.duration])
         if CAUSE in f.env:
@@ -348,7 +362,7 @@ class Event(Op):
         card, who = self.card(m, f.env), self.who(m, f.env)
         block = m.p.events.get(card)
         if block is None:
-            m.s.log.append(f"  ({m.card_name(card)} has no event written yet)")
+            m.say(f"  ({m.card_name(card)} has no event written yet)")
             return
         env = {"player": who, "opponent": m.opponents[who], "card": card, CAUSE: card}
         m.push(block, env, call=True)
@@ -416,6 +430,7 @@ class For(Op):
         items = self.items(m, f.env)
         if not items:
             return
+        m.work += len(items)
         fr = m.push(self.block, f.env)
         fr.var, fr.items = self.var, list(items)
         f.env[self.var] = fr.items[0]

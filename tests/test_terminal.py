@@ -113,13 +113,13 @@ def test_another_view_draws_another_board_without_code(tmp_path):
     assert "States" not in board and "Momentum" not in board
 
 
-def test_a_view_naming_what_the_pack_lacks_is_E108(tmp_path):
+def test_a_view_naming_what_the_pack_lacks_is_E116(tmp_path):
     pack = tmp_path / "pack"
     shutil.copytree(builtin_pack(), pack)
     manifest = pack / "pack.yaml"
     manifest.write_text(manifest.read_text().replace("counter: rest_cubes", "counter: rest"))
     loaded = check_pack(pack)
-    errors = [d for d in loaded.report.errors if d.code == "E108"]
+    errors = [d for d in loaded.report.errors if d.code == "E116"]
     assert errors and "counter 'rest'" in errors[0].message
     assert errors[0].source.path.endswith("pack.yaml") and errors[0].source.line > 1
 

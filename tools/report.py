@@ -7,30 +7,20 @@ Usage errors (exit 2) are argparse's business in cli.py.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 
-from ..dsl.diagnostics import Diagnostic
+from ..dsl.diagnostics import Diagnostic, excerpt
 from ..dsl.pack import Loaded
 
 
-@lru_cache(maxsize=64)
-def _lines(path: str) -> tuple[str, ...]:
-    try:
-        return tuple(Path(path).read_text(encoding="utf-8").splitlines())
-    except (OSError, UnicodeDecodeError):
-        return ()
-
-
 def caret(d: Diagnostic) -> str:
-    """The source line with a caret under the column, when the file can be read."""
-    lines = _lines(d.source.path)
-    if not 1 <= d.source.line <= len(lines):
+    """A short excerpt of the source line with a caret under the column, when the file
+    may be quoted and can be read safely (see `dsl.diagnostics.excerpt`)."""
+    found = excerpt(d)
+    if found is None:
         return ""
-    line = lines[d.source.line - 1]
-    # Tabs widen on screen; measure the caret's offset the same way.
-    offset = len(line[:max(d.source.column - 1, 0)].expandtabs())
-    return f"  {line.expandtabs()}\n  {' ' * offset}^"
+    line, offset = found
+    return f"  {line}\n  {' ' * offset}^"
 
 
 def summary(loaded: Loaded) -> str:
@@ -67,7 +57,6 @@ def _escape(text: str, prop: bool = False) -> str:
 
 def print_check(loaded: Loaded, fmt: str, elapsed: float, path: Path | str) -> int:
     diags = loaded.report.diagnostics
-    _lines.cache_clear()  # files may have changed since the last check in this process
     if fmt == "json":
         print(json.dumps({
             "ok": loaded.program is not None,

@@ -1,0 +1,268 @@
+"""Hostile content ends quickly with a diagnostic or a RuleError naming its position.
+
+One test per case listed in issue 8: each builds a small broken copy of the
+1960 pack in tmp_path, loads (and, for runtime cases, starts) it in-process,
+and checks that the failure names the file:line:col that caused it, within
+a few seconds. Budgets and limits are in interpreter/budget.py.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from hustings.dsl.pack import builtin_pack, check_pack, load_pack
+from hustings.interpreter.budget import Budget
+from hustings.interpreter.errors import RuleError
+from hustings.interpreter.expressions import build
+from hustings.interpreter.game import Game, initial_state, ops_for
+from hustings.interpreter.machine import Machine
+
+SECONDS = 5.0  # acceptance 2: every hostile case ends within this
+
+
+@pytest.fixture
+def pack(tmp_path: Path) -> Path:
+    target = tmp_path / "pack"
+    shutil.copytree(builtin_pack(), target, ignore=shutil.ignore_patterns("scenarios"))
+    return target
+
+
+def hostile_entry(pack: Path, body: str) -> Path:
+    """Make the game start with procedure `hostile`, whose body is `body`."""
+    rules = pack / "rules" / "95-hostile.yaml"
+    indented = "".join(f"      {line}\n" for line in body.splitlines())
+    rules.write_text(f"procedures:\n  hostile:\n    body: |\n{indented}")
+    manifest = pack / "pack.yaml"
+    manifest.write_text(re.sub(r"(?m)^entry: .*$", "entry: hostile", manifest.read_text()))
+    return rules
+
+
+def start_fails(pack: Path, budget: Budget | None = None) -> RuleError:
+    """Start the game; it must stop with a RuleError, quickly. Returns the error."""
+    program = load_pack(pack)
+    began = time.perf_counter()
+    state = initial_state(program, 1)
+    machine = Machine(program, state, ops_for(program), budget)
+    machine.push(program.procedures[program.entry].block, {}, call=True)
+    with pytest.raises(RuleError) as caught:
+        machine.run()
+    assert time.perf_counter() - began < SECONDS
+    return caught.value
+
+
+def at_line(rules: Path, line: int) -> str:
+    """The `path:line:` prefix of a position in the hostile rules file (line of the body)."""
+    return f"{rules.name}:{line + 3}:"
+
+
+def errors(loaded, code: str) -> list:
+    return [d for d in loaded.report.errors if d.code == code]
+
+
+# ---- unbounded work from a few lines -------------------------------------------------
+def test_squaring_forty_times_stops_at_the_64_bit_limit(pack):
+    rules = hostile_entry(pack, "let x = 3\nrepeat 40 times:\n  let x = x * x")
+    err = start_fails(pack)
+    assert "64-bit" in str(err) and at_line(rules, 3) in err.where
+
+
+def test_doubling_a_list_forty_times_stops_at_the_list_limit(pack):
+    rules = hostile_entry(pack, "let l = [1]\nrepeat 40 times:\n  let l = l + l")
+    err = start_fails(pack)
+    assert "100,000 items" in str(err) and at_line(rules, 3) in err.where
+
+
+def test_nesting_a_list_in_itself_is_bounded(pack):
+    rules = hostile_entry(pack, "let l = [1]\nrepeat 60 times:\n  let l = [l, l]\nsay \"{l}\"")
+    err = start_fails(pack)
+    assert "items" in str(err) and at_line(rules, 3) in err.where
+
+
+def test_repeating_a_text_is_checked_before_it_is_built():
+    # The type checker refuses `"x" * N` in content; the interpreter checks anyway,
+    # since a value's type is not always known before the game runs.
+    program = load_pack()
+    machine = Machine(program, initial_state(program, 1), ops_for(program))
+    for seq in ("x", [1]):
+        repeat = build(("arith", "*", ("const", seq), ("const", 999_999_999_999)))
+        with pytest.raises(RuleError, match="too long"):
+            repeat(machine, {})
+
+
+def test_a_yaml_alias_bomb_is_refused_at_the_alias(pack):
+    bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
+    for n, prev in zip("bcdefghi", "abcdefgh", strict=True):
+        bomb.append(f"{n}: &{n} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]")
+    text = "\n".join(bomb) + "\n"
+    assert len(text) < 700
+    manifest = pack / "pack.yaml"
+    lines = manifest.read_text().splitlines()
+    at = lines.index("variables:") + 1
+    lines[at:at] = ["  bomb:"] + [f"    {line}" for line in bomb]
+    manifest.write_text("\n".join(lines) + "\n")
+    began = time.perf_counter()
+    loaded = check_pack(pack)
+    assert time.perf_counter() - began < SECONDS
+    (alias,) = errors(loaded, "E113")
+    assert alias.source.line == at + 3 and "*a" in alias.message
+    assert alias.source.path.endswith("pack.yaml")
+
+
+def test_a_10_mb_string_in_say_is_refused_before_reading(pack):
+    card = pack / "cards" / "901-huge.yaml"
+    card.write_text("number: 901\ntitle: Huge\ncp: 2\nrest: 2\nicon: both\nissue: defense\n"
+                    "state: NY\npersistent: null\ntext: t\nevent: |\n  say \""
+                    + "x" * 10_000_000 + "\"\n")
+    loaded = check_pack(pack)
+    (big,) = errors(loaded, "E112")
+    assert big.source.path.endswith("901-huge.yaml") and "10,000" in big.message
+
+
+def test_a_long_constant_said_again_and_again_meets_the_log_budget(pack):
+    rules = hostile_entry(pack, f'repeat 1000 times:\n  say "{"y" * 200_000}"')
+    err = start_fails(pack)
+    assert "log" in str(err) and at_line(rules, 2) in err.where
+
+
+def test_formatting_a_range_in_a_loop_meets_the_log_budget(pack):
+    rules = hostile_entry(pack, 'repeat 1000000 times:\n  say "{range(1, 9999)}"')
+    err = start_fails(pack)
+    assert "log" in str(err) and at_line(rules, 2) in err.where
+
+
+def test_one_action_may_not_write_unbounded_log_lines(pack):
+    rules = hostile_entry(pack, 'repeat 1000000 times:\n  say "a"')
+    err = start_fails(pack)
+    assert "log lines" in str(err) and at_line(rules, 2) in err.where
+
+
+def test_a_busy_loop_meets_the_work_budget(pack):
+    rules = hostile_entry(pack, "let x = 0\nrepeat 999999999 times:\n  let x = 1")
+    err = start_fails(pack, Budget(work=200_000))
+    assert "units of work" in str(err) and rules.name in err.where
+
+
+def test_a_busy_loop_meets_the_wall_clock_limit(pack):
+    rules = hostile_entry(pack, "let x = 0\nrepeat 999999999 times:\n  let x = 1")
+    err = start_fails(pack, Budget(seconds=0.2))
+    assert "longer than 0.2 s" in str(err) and rules.name in err.where
+
+
+def test_a_normal_game_never_meets_the_budget():
+    game = Game.new(load_pack(), seed=3)
+    for _ in range(60):
+        if game.is_terminal():
+            break
+        game.apply_action(0)
+    assert game.state.log  # it played on
+
+
+# ---- tracebacks from check --------------------------------------------------------
+def test_a_4301_digit_number_in_an_expression_is_a_diagnostic(pack):
+    rules = hostile_entry(pack, "let x = " + "9" * 4301)
+    loaded = check_pack(pack)
+    (long,) = errors(loaded, "E322")
+    assert long.source.path.endswith(rules.name) and (long.source.line, long.source.column) \
+        == (4, 15) and "4301 digits" in long.message
+
+
+def test_a_4301_digit_while_bound_is_a_diagnostic(pack):
+    rules = hostile_entry(pack, "let x = 0\nwhile x < 3, at most " + "9" * 4301
+                          + " times:\n  let x = x + 1")
+    loaded = check_pack(pack)
+    (long,) = errors(loaded, "E322")
+    assert long.source.path.endswith(rules.name) and long.source.line == 5
+
+
+def test_a_4301_digit_yaml_number_is_a_diagnostic(pack):
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("  turn: 0", "  turn: " + "7" * 4301))
+    loaded = check_pack(pack)
+    (long,) = errors(loaded, "E114")
+    line = manifest.read_text().splitlines().index("  turn: " + "7" * 4301) + 1
+    assert (long.source.line, long.source.column) == (line, 9)
+
+
+def test_a_19_digit_yaml_number_is_a_diagnostic(pack):
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("  turn: 0", "  turn: 9" + "0" * 18))
+    loaded = check_pack(pack)
+    assert errors(loaded, "E114")
+
+
+def test_a_pool_whose_kind_names_no_kind_is_a_diagnostic(pack):
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("kind: issues,", "kind: issuez,"))
+    loaded = check_pack(pack)
+    (bad,) = errors(loaded, "E108")
+    assert "issuez" in bad.message and "issues" in bad.hint
+    assert bad.source.path.endswith("pack.yaml") and bad.source.line > 1
+
+
+# ---- mods cannot shadow what they did not declare ----------------------------------
+def write_mod(root: Path, manifest: str = "", files: dict[str, str] | None = None) -> Path:
+    folder = root / "mod"
+    folder.mkdir()
+    (folder / "mod.yaml").write_text(
+        'name: hostile\nversion: "0.1"\nbase: {pack: "1960", versions: ["1.0.0"]}\n'
+        + manifest)
+    for rel, text in (files or {}).items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return folder
+
+
+def test_a_mod_cannot_replace_the_builtin_count(tmp_path):
+    mod = write_mod(tmp_path, files={"rules/fn.yaml": "functions:\n  count:\n"
+                                     "    params: [items]\n    expr: \"0\"\n"})
+    loaded = check_pack(mods=[mod])
+    (shadow,) = errors(loaded, "E608")
+    assert shadow.source.path.endswith("fn.yaml") and shadow.source.line == 2
+    assert loaded.program is None
+
+
+def test_a_mod_cannot_replace_the_builtin_count_even_saying_so(tmp_path):
+    mod = write_mod(tmp_path, files={"rules/fn.yaml": "functions:\n  count:\n"
+                                     "    params: [items]\n    replaces: true\n"
+                                     "    expr: \"0\"\n"})
+    loaded = check_pack(mods=[mod])
+    assert loaded.program is None
+    assert errors(loaded, "E608") or errors(loaded, "E604")
+
+
+def test_a_mod_procedure_of_an_existing_name_needs_replaces(tmp_path):
+    mod = write_mod(tmp_path, files={"rules/p.yaml": "procedures:\n  game:\n"
+                                     "    body: |\n      stop\n"})
+    loaded = check_pack(mods=[mod])
+    (redefined,) = errors(loaded, "E603")
+    assert redefined.source.path.endswith("p.yaml") and redefined.source.line == 2
+
+
+def test_a_mod_cannot_replace_a_procedure_that_does_not_exist(tmp_path):
+    mod = write_mod(tmp_path, files={"rules/p.yaml": "procedures:\n  nosuch:\n"
+                                     "    replaces: true\n    body: |\n      stop\n"})
+    loaded = check_pack(mods=[mod])
+    assert errors(loaded, "E604") and loaded.program is None
+
+
+def test_a_mod_cannot_start_an_unsigned_counter_negative(tmp_path):
+    mod = write_mod(tmp_path, "setup:\n  counters:\n    momentum: {start: -999999999999}\n")
+    loaded = check_pack(mods=[mod])
+    (bad,) = errors(loaded, "E609")
+    assert bad.source.path.endswith("mod.yaml") and bad.source.line == 6
+    assert "-999999999999" in bad.message
+
+
+def test_a_pack_cannot_start_an_unsigned_counter_negative(pack):
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("momentum: {start: 2",
+                                                     "momentum: {start: -1"))
+    loaded = check_pack(pack)
+    (bad,) = errors(loaded, "E609")
+    assert bad.source.path.endswith("pack.yaml")
