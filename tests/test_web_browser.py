@@ -177,6 +177,7 @@ def test_undo_restores_the_position(server, browser):
     page = browser.new_page()
     page.goto(seat_url(base, game, "kennedy"))
     settle(page)
+    print(f"\nseat page: navigation to drawn board {page.evaluate('window.pageReadyMs'):.0f} ms")
     first = page.locator("#game").inner_text()
     start = actions(page)
     page.locator("#decision button.option").last.click()

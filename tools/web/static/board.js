@@ -110,8 +110,9 @@ function drawResult(board) {
   const box = $("result");
   box.hidden = !board.result;
   if (!board.result) return;
-  const bits = Object.entries(board.result).map(([k, v]) =>
-    `${k.replace(/_/g, " ")}: ${typeof v === "object" ? JSON.stringify(v) : nameOf(v)}`);
+  const value = (v) => (v && typeof v === "object"
+    ? Object.entries(v).map(([p, n]) => `${nameOf(p)} ${n}`).join(", ") : nameOf(v));
+  const bits = Object.entries(board.result).map(([k, v]) => `${k.replace(/_/g, " ")}: ${value(v)}`);
   box.replaceChildren(el("b", { text: "Game over — " }), bits.join(" · "));
 }
 
