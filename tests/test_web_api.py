@@ -196,3 +196,54 @@ def test_the_decision_names_its_rule_and_remarks(client):
     path, line, col = decision["rule"].rsplit(":", 2)
     assert path.endswith(".yaml") and int(line) > 0 and int(col) > 0
     assert len(decision["options"]) == sum(len(s["options"]) for s in decision["sections"])
+
+
+def test_mapdata_decodes_quantized_delta_arcs_into_paths():
+    from hustings.tools.mapdata import convert
+
+    topology = {"transform": {"scale": [2, 2], "translate": [10, 0]},
+                "arcs": [[[0, 0], [1, 0], [0, 1], [-1, 0], [0, -1]]],
+                "objects": {"states": {"geometries": [
+                    {"type": "Polygon", "id": "06", "arcs": [[0]]},
+                    {"type": "Polygon", "id": "36", "arcs": [[~0]]},
+                    {"type": "Polygon", "id": "99", "arcs": [[0]]}]}}}
+    shapes = convert(topology)["shapes"]
+    assert set(shapes) == {"CA", "NY"}  # FIPS 06 and 36; 99 is no state
+    assert shapes["CA"]["path"] == "M10,0L12,0L12,2L10,2L10,0Z"
+    assert shapes["NY"]["path"] == "M10,0L10,2L12,2L12,0L10,0Z"  # the arc reversed
+    assert shapes["CA"]["label"] == [11, 1]
+
+
+def test_a_map_outside_the_pack_folder_is_refused(tmp_path):
+    import shutil
+
+    from hustings.dsl.pack import builtin_pack, check_pack
+
+    pack = tmp_path / "pack"
+    shutil.copytree(builtin_pack(), pack, ignore=shutil.ignore_patterns("scenarios"))
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text("utf-8").replace("map: map.json",
+                                                            "map: ../../secret.json"), "utf-8")
+    errors = check_pack(pack).report.errors
+    assert [e.code for e in errors] == ["E108"]
+    assert "map file" in str(errors[0])
+
+
+def test_serve_prints_its_local_url_and_answers_there():
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "hustings.tools.cli", "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("hustings serve: open http://127.0.0.1:"), line
+        url = line.split("open ", 1)[1].split()[0]
+        with urllib.request.urlopen(url + "api/setup", timeout=10) as r:
+            assert json.loads(r.read())["players"] == ["kennedy", "nixon"]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        proc.stdout.close()
+        proc.stderr.close()
