@@ -61,10 +61,10 @@ def shots(tmp_path_factory) -> Path:
     return folder
 
 
-def new_game(base: str, app, seats: dict[str, str], seed: int = 7) -> dict:
+def new_game(app, seats: dict[str, str], seed: int = 7) -> dict:
+    """A game started in the served app (as the page's New game does) with its seat links."""
     from starlette.testclient import TestClient
 
-    del base
     with TestClient(app) as client:
         return client.post("/api/games", json={"seed": seed, "seats": seats}).json()
 
@@ -132,7 +132,7 @@ def test_whole_game_through_the_page(server, browser, shots):
 
 def test_clicking_a_state_campaigns_there(server, browser):
     base, app = server
-    game = new_game(base, app, {"kennedy": "human", "nixon": "human"}, seed=3)
+    game = new_game(app, {"kennedy": "human", "nixon": "human"}, seed=3)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(seat_url(base, game, "table"))
     # Play through the page until the map offers places to campaign in.
@@ -173,7 +173,7 @@ def test_clicking_a_state_campaigns_there(server, browser):
 
 def test_undo_restores_the_position(server, browser):
     base, app = server
-    game = new_game(base, app, {"kennedy": "human", "nixon": "random"}, seed=21)
+    game = new_game(app, {"kennedy": "human", "nixon": "random"}, seed=21)
     page = browser.new_page()
     page.goto(seat_url(base, game, "kennedy"))
     settle(page)
@@ -192,7 +192,7 @@ def test_undo_restores_the_position(server, browser):
 
 def test_two_seat_pages_each_show_only_their_own_hand(server, browser):
     base, app = server
-    game = new_game(base, app, {"kennedy": "human", "nixon": "human"}, seed=5)
+    game = new_game(app, {"kennedy": "human", "nixon": "human"}, seed=5)
     pages = {}
     for seat in ("kennedy", "nixon"):
         page = browser.new_context().new_page()
