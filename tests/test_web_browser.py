@@ -193,9 +193,11 @@ def test_undo_restores_the_position(server, browser):
 def test_two_seat_pages_each_show_only_their_own_hand(server, browser):
     base, app = server
     game = new_game(app, {"kennedy": "human", "nixon": "human"}, seed=5)
-    pages = {}
+    pages, received = {}, {"kennedy": [], "nixon": []}
     for seat in ("kennedy", "nixon"):
         page = browser.new_context().new_page()
+        page.on("response", lambda r, seat=seat: received[seat].append(r.text())
+                if "/api/" in r.url else None)
         page.goto(seat_url(base, game, seat))
         page.wait_for_selector("[data-hand=hand] .card")
         pages[seat] = page
@@ -206,4 +208,7 @@ def test_two_seat_pages_each_show_only_their_own_hand(server, browser):
     nixon_titles = pages["nixon"].locator("[data-hand=hand] .ctitle").all_inner_texts()
     kennedy_page = pages["kennedy"].content()
     assert not any(t in kennedy_page for t in nixon_titles)
+    sent_to_kennedy = "".join(received["kennedy"])  # every JSON answer Kennedy's page got
+    assert '"hands"' in sent_to_kennedy
+    assert not any(t.split(" ", 1)[1] in sent_to_kennedy for t in nixon_titles)
     assert pages["kennedy"].evaluate("document.body.dataset.viewer") == "kennedy"
