@@ -247,3 +247,26 @@ def test_serve_prints_its_local_url_and_answers_there():
         proc.wait(10)
         proc.stdout.close()
         proc.stderr.close()
+
+
+def test_a_game_applies_the_servers_mods_it_picks_and_no_other():
+    from hustings.dsl.pack import builtin_pack
+
+    mod = builtin_pack().parent / "mods" / "campaign-trail"
+    with TestClient(create_app(mods=[mod])) as c:
+        names = c.get("/api/setup").json()["mods"]
+        assert len(names) == 1 and names[0]
+        seats = {"kennedy": "human", "nixon": "human"}
+        with_mod = c.post("/api/games", json={"seed": 2, "seats": seats}).json()
+        without = c.post("/api/games", json={"seed": 2, "seats": seats, "mods": []}).json()
+        for bad in ([1], [0, 0], ["../../x"], "campaign-trail"):
+            r = c.post("/api/games", json={"seats": seats, "mods": bad})
+            assert r.status_code == 400 and r.json()["error"]
+        saved = [c.get(f"/api/games/{g['id']}/save", params={"seat": g["links"]["table"]}).json()
+                 for g in (with_mod, without)]
+        assert len(saved[0]["mods"]) == 1 and saved[1]["mods"] == []
+        for log in saved:  # each loads back with the mods it was played with
+            assert c.post("/api/load", json={"log": json.dumps(log)}).status_code == 201
+    with TestClient(create_app()) as plain:  # a server without the mod cannot load its game
+        r = plain.post("/api/load", json={"log": json.dumps(saved[0])})
+        assert r.status_code == 400 and "mod" in r.json()["error"]

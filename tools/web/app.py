@@ -62,12 +62,21 @@ class Server:
         self.maps = self.read_maps()
 
     # ---- content ----------------------------------------------------------
-    def program(self, options: dict[str, bool]) -> Program:
-        key = tuple(sorted(options.items()))
+    def program(self, options: dict[str, bool], mods: tuple[int, ...] | None = None) -> Program:
+        """The pack with these options and these of the server's mods (default: all)."""
+        mods = tuple(range(len(self.mods))) if mods is None else mods
+        key = (tuple(sorted(options.items())), mods)
         with self.programs_lock:
             if key not in self.programs:
-                self.programs[key] = load_pack(self.pack, options, self.mods)
+                self.programs[key] = load_pack(self.pack, options, [self.mods[i] for i in mods])
             return self.programs[key]
+
+    def mods_of(self, hashes: list[str]) -> tuple[int, ...] | None:
+        """The server's mods with these hashes, in this order (None if one is not served)."""
+        known = [m.hash for m in self.refs]
+        if any(h not in known for h in hashes):
+            return None
+        return tuple(known.index(h) for h in hashes)
 
     def declared_options(self) -> dict[str, dict[str, Any]]:
         found = self.manifest.get("options") or {}
@@ -94,12 +103,14 @@ class Server:
 
     # ---- sessions ---------------------------------------------------------
     def new_session(self, seed: int | None, options: dict[str, bool],
-                    seats: dict[str, str]) -> play.Session:
-        program = self.program({**self.options, **options})
+                    seats: dict[str, str], mods: tuple[int, ...] | None = None) -> play.Session:
+        mods = tuple(range(len(self.mods))) if mods is None else mods
+        program = self.program({**self.options, **options}, mods)
         seats = self.checked_seats(program, seats)
         pack = play.pack_ref(self.pack, program)
         session = play.Session(program, pack, play.fresh_seed() if seed is None else seed,
-                               {**self.options, **options}, self.refs, seats)
+                               {**self.options, **options}, [self.refs[i] for i in mods],
+                               seats)
         session.start()
         return session
 
@@ -121,15 +132,18 @@ class Server:
             path.write_text(text, encoding="utf-8")
             try:
                 log = play.read_log(path)
-                play.check_mods(log, self.refs, path)
-                program = self.program(dict(log.options))
+                mods = self.mods_of([m.hash for m in log.mods])
+                if mods is None:
+                    play.check_mods(log, self.refs, path)  # says which mods it needs
+                refs = [self.refs[i] for i in mods]
+                program = self.program(dict(log.options), mods)
                 pack = play.pack_ref(self.pack, program)
                 if log.pack != pack:
                     raise InputError(f"the file is a game of {log.pack.name} "
                                      f"{log.pack.version}, not {pack.name} {pack.version}")
                 table = play.seat_table(program, log.seats, {}, path)
                 table.update(self.checked_seats(program, {**table, **seats}))
-                session = play.Session(program, pack, log.seed, dict(log.options), self.refs,
+                session = play.Session(program, pack, log.seed, dict(log.options), refs,
                                        table)
                 session.start()
                 session.replay(list(log.actions), path)
@@ -245,8 +259,21 @@ async def new_game(request: Request) -> Response:
         raise ApiError(400, f"options must map option names ({', '.join(declared)}) to "
                        "true or false")
     seats = text_map(data.get("seats"), "seats")
-    session = server.new_session(seed, options, seats)
+    session = server.new_session(seed, options, seats, chosen_mods(server, data.get("mods")))
     return started(request, session)
+
+
+def chosen_mods(server: Server, value: Any) -> tuple[int, ...] | None:
+    """Mods by their place in the server's list (never a path): a subset, in order."""
+    if value is None:
+        return None
+    count = len(server.mods)
+    if not isinstance(value, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < count for i in value) \
+            or len(set(value)) != len(value):
+        raise ApiError(400, f"mods must list distinct numbers of the server's mods (0 to "
+                       f"{count - 1})" if count else "this server was started with no mods")
+    return tuple(sorted(value))
 
 
 def started(request: Request, session: play.Session) -> Response:

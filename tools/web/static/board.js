@@ -311,7 +311,8 @@ function openSetup() {
     ...Object.entries(s.options).map(([name, o]) => el("label", { title: o.doc },
       el("input", { type: "checkbox", name, checked: (s.defaults[name] ?? o.default) ? "" : null }),
       ` ${name.replace(/_/g, " ")} `, el("span", { class: "dim", text: o.doc }))));
-  $("mods").textContent = s.mods.length ? `Mods (from the server's command line): ${s.mods.join(", ")}` : "";
+  $("mods").replaceChildren(...(s.mods.length ? [el("legend", { text: "Mods (started with the server)" })] : []),
+    ...s.mods.map((name, i) => el("label", {}, el("input", { type: "checkbox", "data-mod": i, checked: "" }), ` ${name}`)));
   $("links").hidden = true;
   $("setup").showModal();
 }
@@ -321,9 +322,11 @@ async function startGame() {
   document.querySelectorAll("[data-seat]").forEach((s) => { seats[s.dataset.seat] = s.value; });
   const options = {};
   document.querySelectorAll("#options input").forEach((i) => { options[i.name] = i.checked; });
+  const mods = [...document.querySelectorAll("[data-mod]")].filter((m) => m.checked)
+    .map((m) => Number(m.dataset.mod));
   const seed = $("seed").value === "" ? undefined : Number($("seed").value);
   try {
-    started(await api("POST", "/api/games", { seed, options, seats }));
+    started(await api("POST", "/api/games", { seed, options, seats, mods }));
   } catch (e) { showError(e.message); }
 }
 
