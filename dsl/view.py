@@ -37,6 +37,9 @@ def check_view(manifest: PackManifest, file: YamlFile, report: Report,
             bad(("groups", i, "kind"), "kind of location", group.kind, kinds)
         if group.order is not None and group.order not in manifest.tracks:
             bad(("groups", i, "order"), "track", group.order, manifest.tracks)
+        if group.map is not None and not safe_file_name(group.map):
+            bad(("groups", i, "map"), "map file", group.map,
+                ["a relative path inside the pack folder, e.g. map.json"])
         for key in ("by", "value"):
             name = getattr(group, key)
             if name is not None and name not in properties:
@@ -51,6 +54,12 @@ def check_view(manifest: PackManifest, file: YamlFile, report: Report,
     for i, column in enumerate(view.card_columns):
         if column not in fields:
             bad(("card_columns", i), "card field", column, fields)
+
+
+def safe_file_name(name: str) -> bool:
+    """A path relative to the pack folder that cannot leave it."""
+    parts = name.replace("\\", "/").split("/")
+    return bool(name) and not name.startswith("/") and ".." not in parts and ":" not in name
 
 
 def check_value(value: ShownValue, keys: tuple, manifest: PackManifest,

@@ -102,6 +102,10 @@ class LocationGroup(Strict):
     )
     value: str | None = Field(None, description="a location property shown beside each one")
     names: Literal["id", "name"] = Field("id", description="name each location by id or name")
+    map: str | None = Field(
+        None, description="a JSON file in the pack folder with an SVG shape per location"
+        " ({width, height, credit, shapes: {id: {path, label: [x, y]}}}), drawn by the web board"
+    )
 
 
 class ViewDef(Strict):

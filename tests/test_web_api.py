@@ -1,0 +1,272 @@
+"""The web board's JSON API: what a seat is sent, and that bad requests change nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("starlette", reason="needs the web extra")
+pytest.importorskip("httpx", reason="needs the test extra")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from hustings.schemas.log import FORMAT  # noqa: E402
+from hustings.tools.agents import AGENTS  # noqa: E402
+from hustings.tools.play import ai_seed  # noqa: E402
+from hustings.tools.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(limit=4)) as c:
+        yield c
+
+
+def start(client, seats=None, seed=9) -> dict:
+    r = client.post("/api/games", json={"seed": seed, "seats": seats or
+                                        {"kennedy": "human", "nixon": "human"}})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def view(client, game, seat) -> dict:
+    r = client.get(f"/api/games/{game['id']}", params={"seat": game["links"][seat]})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def act(client, game, seat, index, **more):
+    return client.post(f"/api/games/{game['id']}/act",
+                       json={"seat": game["links"][seat], "index": index, **more})
+
+
+def test_setup_lists_every_agent_and_the_packs_options_and_map(client):
+    data = client.get("/api/setup").json()
+    assert set(AGENTS) | {"human"} == set(data["agents"])
+    assert {"vice_presidents", "restricted_positioning"} <= set(data["options"])
+    shapes = data["maps"]["map.json"]["shapes"]
+    assert {"CA", "NY", "TX", "AK", "HI"} <= set(shapes)
+    assert all(s["path"].startswith("M") for s in shapes.values())
+
+
+def test_a_seats_page_never_receives_the_other_hand(client):
+    game = start(client)
+    kennedy_raw = client.get(f"/api/games/{game['id']}",
+                             params={"seat": game["links"]["kennedy"]}).text
+    nixon = view(client, game, "nixon")
+    nixon_cards = nixon["board"]["hands"][0]["cards"]
+    assert nixon_cards
+    for card in nixon_cards:
+        assert card["title"] not in kennedy_raw
+        assert card["text"][:40] not in kennedy_raw
+    kennedy = json.loads(kennedy_raw)
+    assert kennedy["board"]["hands"][0]["counts"]["nixon"] == len(nixon_cards)
+    assert set(kennedy["board"]) >= {"status", "rows", "groups", "hands", "narration"}
+    assert "zones" not in kennedy_raw  # no raw zones: the deck's order stays on the server
+
+
+def test_only_the_seat_to_decide_gets_the_options(client):
+    game = start(client)
+    states = {s: view(client, game, s) for s in ("kennedy", "nixon")}
+    deciding = [s for s, v in states.items() if v["decision"]]
+    assert len(deciding) == 1
+    other = ({"kennedy", "nixon"} - set(deciding)).pop()
+    assert states[other]["waiting"]["player"] == deciding[0]
+    r = act(client, game, other, 0)
+    assert r.status_code == 409
+    assert view(client, game, other)["actions"] == 0
+
+
+def test_an_illegal_action_is_409_and_changes_nothing(client):
+    game = start(client)
+    seat = next(s for s in ("kennedy", "nixon") if view(client, game, s)["decision"])
+    before = view(client, game, seat)
+    for index in (99, -1):
+        r = act(client, game, seat, index)
+        assert r.status_code == 409 and "error" in r.json()
+    assert act(client, game, seat, 0, at=5).status_code == 409  # a stale page
+    assert view(client, game, seat) == before
+    assert act(client, game, seat, 0, at=0).status_code == 200
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/api/games", "not json"),
+    ("/api/games", "[1, 2]"),
+    ("/api/games", '{"seed": "x"}'),
+    ("/api/games", '{"seed": -1}'),
+    ("/api/games", '{"seats": {"mayor": "human"}}'),
+    ("/api/games", '{"seats": {"kennedy": "oracle"}}'),
+    ("/api/games", '{"options": {"no_such_rule": true}}'),
+    ("/api/games", '{"options": {"vice_presidents": "yes"}}'),
+    ("/api/load", '{"log": 3}'),
+    ("/api/load", '{"log": "{\\"format\\": \\"other\\"}"}'),
+])
+def test_malformed_requests_get_a_json_4xx(client, path, body):
+    r = client.post(path, content=body, headers={"Content-Type": "application/json"})
+    assert 400 <= r.status_code < 500
+    assert r.json()["error"]
+
+
+def test_unknown_games_tokens_and_bad_indexes(client):
+    game = start(client)
+    assert client.get("/api/games/nope", params={"seat": "x"}).status_code == 404
+    r = client.get(f"/api/games/{game['id']}", params={"seat": "stranger"})
+    assert r.status_code == 403 and r.json()["error"]
+    assert client.get(f"/api/games/{game['id']}").status_code == 400
+    bad = client.post(f"/api/games/{game['id']}/act",
+                      json={"seat": game["links"]["table"], "index": "first"})
+    assert bad.status_code == 400
+    assert client.post(f"/api/games/{game['id']}/undo",
+                       json={"seat": game["links"]["table"]}).status_code == 409
+
+
+def test_games_are_isolated_and_bounded(client):
+    first, second = start(client, seed=1), start(client, seed=1)
+    table = "table"
+    index = 1
+    assert act(client, first, table, index).status_code == 200
+    assert view(client, first, table)["actions"] == 1
+    assert view(client, second, table)["actions"] == 0
+    for seed in range(4):  # the app keeps 4 games: the oldest are forgotten
+        start(client, seed=seed)
+    assert client.get(f"/api/games/{first['id']}",
+                      params={"seat": first["links"][table]}).status_code == 404
+
+
+def test_static_files_cannot_be_read_outside_the_apps_folder(client):
+    assert client.get("/static/board.js").status_code == 200
+    for path in ("/static/..%2fapp.py", "/static/..%2f..%2fplay.py", "/static/%2e%2e/app.py",
+                 "/static/../app.py", "/static/..%5capp.py"):
+        r = client.get(path)
+        assert r.status_code == 404, path
+        assert "create_app" not in r.text
+
+
+def test_ai_moves_are_those_of_hustings_play(client):
+    game = start(client, seats={"kennedy": "human", "nixon": "random"}, seed=4)
+    seat = "kennedy"
+    state = view(client, game, seat)
+    while state["ai_turn"]:
+        state = client.post(f"/api/games/{game['id']}/advance",
+                            json={"seat": game["links"][seat]}).json()
+    log = client.get(f"/api/games/{game['id']}/save", params={"seat": game["links"][seat]})
+    saved = log.json()
+    assert saved["format"] == FORMAT and saved["seed"] == 4
+    from hustings.dsl.pack import load_pack
+    from hustings.interpreter.game import Game
+
+    replay = Game.new(load_pack(None, {}, []), seed=4)
+    for n, index in enumerate(saved["actions"]):
+        assert replay.current_player() == "nixon"
+        assert index == AGENTS["random"](ai_seed(4, n))(replay)
+        replay.apply_action(index)
+    assert replay.current_player() == "kennedy"
+
+
+def test_undo_save_and_load_round_trip(client):
+    game = start(client, seats={"kennedy": "human", "nixon": "greedy"}, seed=12)
+    seat = "kennedy"
+    state = view(client, game, seat)
+    while state["ai_turn"]:
+        state = client.post(f"/api/games/{game['id']}/advance",
+                            json={"seat": game["links"][seat]}).json()
+    before = state
+    after = act(client, game, seat, len(state["decision"]["options"]) - 1).json()
+    assert after["actions"] > before["actions"]
+    undone = client.post(f"/api/games/{game['id']}/undo", json={"seat": game["links"][seat]})
+    assert undone.status_code == 200
+    assert undone.json()["board"] == before["board"]
+    assert undone.json()["decision"] == before["decision"]
+    act(client, game, seat, 0)
+    text = client.get(f"/api/games/{game['id']}/save", params={"seat": game["links"][seat]}).text
+    loaded = client.post("/api/load", json={"log": text})
+    assert loaded.status_code == 201
+    copy = loaded.json()
+    assert copy["seats"] == {"kennedy": "human", "nixon": "greedy"}
+    mine = view(client, copy, "kennedy")
+    original = view(client, game, seat)
+    assert mine["board"] == original["board"] and mine["actions"] == original["actions"]
+
+
+def test_the_decision_names_its_rule_and_remarks(client):
+    game = start(client)
+    seat = next(s for s in ("kennedy", "nixon") if view(client, game, s)["decision"])
+    decision = view(client, game, seat)["decision"]
+    path, line, col = decision["rule"].rsplit(":", 2)
+    assert path.endswith(".yaml") and int(line) > 0 and int(col) > 0
+    assert len(decision["options"]) == sum(len(s["options"]) for s in decision["sections"])
+
+
+def test_mapdata_decodes_quantized_delta_arcs_into_paths():
+    from hustings.tools.mapdata import convert
+
+    topology = {"transform": {"scale": [2, 2], "translate": [10, 0]},
+                "arcs": [[[0, 0], [1, 0], [0, 1], [-1, 0], [0, -1]]],
+                "objects": {"states": {"geometries": [
+                    {"type": "Polygon", "id": "06", "arcs": [[0]]},
+                    {"type": "Polygon", "id": "36", "arcs": [[~0]]},
+                    {"type": "Polygon", "id": "99", "arcs": [[0]]}]}}}
+    shapes = convert(topology)["shapes"]
+    assert set(shapes) == {"CA", "NY"}  # FIPS 06 and 36; 99 is no state
+    assert shapes["CA"]["path"] == "M10,0L12,0L12,2L10,2L10,0Z"
+    assert shapes["NY"]["path"] == "M10,0L10,2L12,2L12,0L10,0Z"  # the arc reversed
+    assert shapes["CA"]["label"] == [11, 1]
+
+
+def test_a_map_outside_the_pack_folder_is_refused(tmp_path):
+    import shutil
+
+    from hustings.dsl.pack import builtin_pack, check_pack
+
+    pack = tmp_path / "pack"
+    shutil.copytree(builtin_pack(), pack, ignore=shutil.ignore_patterns("scenarios"))
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text("utf-8").replace("map: map.json",
+                                                            "map: ../../secret.json"), "utf-8")
+    errors = check_pack(pack).report.errors
+    assert [e.code for e in errors] == ["E116"]
+    assert "map file" in str(errors[0])
+
+
+def test_serve_prints_its_local_url_and_answers_there():
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "hustings.tools.cli", "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("hustings serve: open http://127.0.0.1:"), line
+        url = line.split("open ", 1)[1].split()[0]
+        with urllib.request.urlopen(url + "api/setup", timeout=10) as r:
+            assert json.loads(r.read())["players"] == ["kennedy", "nixon"]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def test_a_game_applies_the_servers_mods_it_picks_and_no_other():
+    from hustings.dsl.pack import builtin_pack
+
+    mod = builtin_pack().parent / "mods" / "campaign-trail"
+    with TestClient(create_app(mods=[mod])) as c:
+        names = c.get("/api/setup").json()["mods"]
+        assert len(names) == 1 and names[0]
+        seats = {"kennedy": "human", "nixon": "human"}
+        with_mod = c.post("/api/games", json={"seed": 2, "seats": seats}).json()
+        without = c.post("/api/games", json={"seed": 2, "seats": seats, "mods": []}).json()
+        for bad in ([1], [0, 0], ["../../x"], "campaign-trail"):
+            r = c.post("/api/games", json={"seats": seats, "mods": bad})
+            assert r.status_code == 400 and r.json()["error"]
+        saved = [c.get(f"/api/games/{g['id']}/save", params={"seat": g["links"]["table"]}).json()
+                 for g in (with_mod, without)]
+        assert len(saved[0]["mods"]) == 1 and saved[1]["mods"] == []
+        for log in saved:  # each loads back with the mods it was played with
+            assert c.post("/api/load", json={"log": json.dumps(log)}).status_code == 201
+    with TestClient(create_app()) as plain:  # a server without the mod cannot load its game
+        r = plain.post("/api/load", json={"log": json.dumps(saved[0])})
+        assert r.status_code == 400 and "mod" in r.json()["error"]

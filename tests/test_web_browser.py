@@ -1,0 +1,214 @@
+"""The web board in real headless Chromium: a whole game through the page, a click on the
+map, undo, and two seats that each see only their own hand. Screenshots go to a temporary
+folder (printed); load and action times are printed, not asserted (see README)."""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra")
+uvicorn = pytest.importorskip("uvicorn", reason="needs the web extra")
+
+from hustings.tools.web.app import create_app  # noqa: E402
+
+CHROMIUM = os.environ.get("HUSTINGS_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server():
+    port = free_port()
+    app = create_app()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}", app
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("web-screenshots")
+    print(f"\nscreenshots in {folder}")
+    return folder
+
+
+def new_game(app, seats: dict[str, str], seed: int = 7) -> dict:
+    """A game started in the served app (as the page's New game does) with its seat links."""
+    from starlette.testclient import TestClient
+
+    with TestClient(app) as client:
+        return client.post("/api/games", json={"seed": seed, "seats": seats}).json()
+
+
+def seat_url(base: str, game: dict, seat: str) -> str:
+    return f"{base}/?game={game['id']}&seat={game['links'][seat]}"
+
+
+SETTLED = """() => !document.body.classList.contains('busy') && (
+  document.querySelector('#decision button.option') !== null
+  || !document.getElementById('result').hidden)"""
+
+
+def settle(page) -> None:
+    page.wait_for_function(SETTLED, timeout=30_000)
+
+
+def actions(page) -> int:
+    return int(page.evaluate("document.body.dataset.actions"))
+
+
+def test_whole_game_through_the_page(server, browser, shots):
+    base, _ = server
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    started = time.perf_counter()
+    page.goto(base + "/")
+    page.wait_for_selector("dialog#setup[open]")
+    page.select_option("[data-seat=kennedy]", "human")
+    page.select_option("[data-seat=nixon]", "random")
+    page.fill("#seed", "11")
+    page.click("#start")
+    page.wait_for_url("**/?game=*")
+    settle(page)
+    print(f"\npage load to first decision: {(time.perf_counter() - started) * 1000:.0f} ms "
+          f"(navigation to ready: {page.evaluate('window.pageReadyMs'):.0f} ms)")
+    page.screenshot(path=shots / "start.png", full_page=True)
+    rng = random.Random(5)
+    clicks, timings, map_clicks = 0, [], 0
+    while page.locator("#result").is_hidden():
+        before = actions(page)
+        places = page.locator("svg.map path.choosable")
+        if places.count() and rng.random() < 0.5:
+            places.nth(rng.randrange(places.count())).dispatch_event("click")
+            map_clicks += 1
+        else:
+            buttons = page.locator("#decision button.option")
+            buttons.nth(rng.randrange(buttons.count())).click()
+        t0 = time.perf_counter()
+        page.wait_for_function(f"""() => Number(document.body.dataset.actions) !== {before}
+            || document.querySelector('#decision .dim') !== null""", timeout=30_000)
+        settle(page)
+        timings.append(time.perf_counter() - t0)
+        clicks += 1
+        if clicks == 60:
+            page.screenshot(path=shots / "mid.png", full_page=True)
+        assert clicks < 3000, "the game should end"
+    page.screenshot(path=shots / "result.png", full_page=True)
+    timings.sort()
+    print(f"{clicks} clicks ({map_clicks} on the map), action round trip median "
+          f"{timings[len(timings) // 2] * 1000:.0f} ms, last in-page POST "
+          f"{page.evaluate('window.lastActionMs'):.0f} ms")
+    assert "Game over" in page.locator("#result").inner_text()
+    assert page.locator("#decision button.option").count() == 0
+
+
+def test_clicking_a_state_campaigns_there(server, browser):
+    base, app = server
+    game = new_game(app, {"kennedy": "human", "nixon": "human"}, seed=3)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(seat_url(base, game, "table"))
+    # Play through the page until the map offers places to campaign in.
+    for _ in range(200):
+        settle(page)
+        if page.locator("svg.map path.choosable").count():
+            prompt = page.locator("#decision .prompt").inner_text()
+            if "campaign" in page.locator("#decision").inner_text().lower():
+                break
+        buttons = page.locator("#decision button.option")
+        labels = buttons.all_inner_texts()
+        pick = next((i for i, t in enumerate(labels) if t.startswith("campaign with")), 0)
+        before = actions(page)
+        buttons.nth(pick).click()
+        page.wait_for_function(f"() => Number(document.body.dataset.actions) !== {before}")
+    else:
+        pytest.fail("no campaign on the map within 200 decisions")
+    state = page.locator("svg.map path.choosable").first
+    place = state.get_attribute("data-place")
+    before = actions(page)
+    url = f"/api/games/{game['id']}?seat={game['links']['table']}"
+    support = page.evaluate(f"() => fetch('{url}').then(r => r.json())"
+                            f".then(s => s.board.groups[0].places['{place}'])")
+    state.dispatch_event("click")
+    if actions(page) == before:  # the place has several options: the list shows only them
+        offered = page.locator("#decision button.option")
+        assert all(place in t for t in offered.all_inner_texts())
+        offered.first.click()
+    page.wait_for_function(f"() => Number(document.body.dataset.actions) > {before}")
+    settle(page)
+    after = page.evaluate(f"() => fetch('{url}').then(r => r.json())"
+                          f".then(s => s.board.groups[0].places['{place}'])")
+    narration = page.locator("#narration li").all_inner_texts()
+    # A campaign adds support or makes a support check there, which the narration tells.
+    assert after != support or any(place in line for line in narration[-4:]), \
+        f"clicking {place} ({prompt}) should campaign there"
+
+
+def test_undo_restores_the_position(server, browser):
+    base, app = server
+    game = new_game(app, {"kennedy": "human", "nixon": "random"}, seed=21)
+    page = browser.new_page()
+    page.goto(seat_url(base, game, "kennedy"))
+    settle(page)
+    print(f"\nseat page: navigation to drawn board {page.evaluate('window.pageReadyMs'):.0f} ms")
+    first = page.locator("#game").inner_text()
+    start = actions(page)
+    page.locator("#decision button.option").last.click()
+    page.wait_for_function(f"() => Number(document.body.dataset.actions) > {start}")
+    settle(page)
+    assert page.locator("#game").inner_text() != first
+    page.click("#undo")
+    page.wait_for_function(f"() => Number(document.body.dataset.actions) === {start}")
+    settle(page)
+    assert page.locator("#game").inner_text() == first
+
+
+def test_two_seat_pages_each_show_only_their_own_hand(server, browser):
+    base, app = server
+    game = new_game(app, {"kennedy": "human", "nixon": "human"}, seed=5)
+    pages, received = {}, {"kennedy": [], "nixon": []}
+    for seat in ("kennedy", "nixon"):
+        page = browser.new_context().new_page()
+        page.on("response", lambda r, seat=seat: received[seat].append(r.text())
+                if "/api/" in r.url else None)
+        page.goto(seat_url(base, game, seat))
+        page.wait_for_selector("[data-hand=hand] .card")
+        pages[seat] = page
+    shown = {s: set(p.locator("[data-hand=hand] .card").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)")) for s, p in pages.items()}
+    assert shown["kennedy"] and shown["nixon"]
+    assert not shown["kennedy"] & shown["nixon"]
+    nixon_titles = pages["nixon"].locator("[data-hand=hand] .ctitle").all_inner_texts()
+    kennedy_page = pages["kennedy"].content()
+    assert not any(t in kennedy_page for t in nixon_titles)
+    sent_to_kennedy = "".join(received["kennedy"])  # every JSON answer Kennedy's page got
+    assert '"hands"' in sent_to_kennedy
+    assert not any(t.split(" ", 1)[1] in sent_to_kennedy for t in nixon_titles)
+    assert pages["kennedy"].evaluate("document.body.dataset.viewer") == "kennedy"

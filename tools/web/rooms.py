@@ -1,0 +1,119 @@
+"""Games in memory, each behind its own lock and reached by its id and a seat's secret.
+
+A game is a `tools.play.Session` (so saving, loading and undo are exactly `hustings play`'s)
+plus one token per human seat and one for the whole table (hot seat). At most MAX_GAMES
+are kept: starting one more forgets the least recently used.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor, TimeoutError
+from dataclasses import dataclass, field
+
+from ...interpreter.game import Game
+from ..agents import AGENTS
+from ..play import HUMAN, Session, ai_seed
+
+MAX_GAMES = 64
+AI_MOVE_SECONDS = 5.0  # an agent still thinking then is replaced by the random agent
+AI_BATCH_SECONDS = 1.0  # AI moves made in one request; the page asks again for more
+TABLE = "table"
+
+
+class NotYours(Exception):
+    """The token names no seat of this game, or not the seat to act."""
+
+
+@dataclass
+class Room:
+    session: Session
+    tokens: dict[str, str]  # token -> a player, or TABLE for every human seat
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def humans(self) -> list[str]:
+        return [p for p, kind in self.session.seats.items() if kind == HUMAN]
+
+    def viewer(self, token: str) -> str:
+        """Whose observation the token's page shows."""
+        seat = self.tokens.get(token)
+        if seat is None:
+            raise NotYours("this link names no seat of the game")
+        if seat != TABLE:
+            return seat
+        game = self.session.game
+        current = game.current_player()
+        humans = self.humans()
+        if current in humans:
+            return current
+        done = [p for p in reversed(self.session.deciders) if p in humans]
+        return done[0] if done else (humans[0] if humans else self.session.program.players[0])
+
+    def may_act(self, token: str) -> bool:
+        seat = self.tokens.get(token)
+        current = self.session.game.current_player()
+        if current is None or self.session.seats.get(current) != HUMAN:
+            return False
+        return seat == TABLE or seat == current
+
+    def ai_turn(self) -> bool:
+        current = self.session.game.current_player()
+        return current is not None and self.session.seats.get(current) != HUMAN
+
+    def advance(self, budget: float = AI_BATCH_SECONDS) -> int:
+        """Let AI seats move until a human's turn, the end, or the time budget is spent."""
+        moves, started = 0, time.monotonic()
+        while self.ai_turn() and time.monotonic() - started < budget:
+            self.session.apply(ai_choice(self.session))
+            moves += 1
+        return moves
+
+
+_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hustings-ai")
+
+
+def ai_choice(session: Session) -> int:
+    """The AI seat's action, drawn as `hustings play` draws it; on a copy of the game, in a
+    worker with a time limit (past it, the random agent decides with the same seed)."""
+    game = session.game
+    kind = session.seats[game.current_player()]
+    seed = ai_seed(session.seed, len(session.actions))
+    agent = AGENTS.get(kind, AGENTS["random"])
+    copy = Game.load(session.program, game.save(), safe=True)
+    future = _pool.submit(agent(seed), copy)
+    try:
+        index = future.result(timeout=AI_MOVE_SECONDS)
+    except TimeoutError:
+        index = AGENTS["random"](seed)(game)
+    if not 0 <= index < len(game.legal_actions()):
+        index = AGENTS["random"](seed)(game)
+    return index
+
+
+class Rooms:
+    def __init__(self, limit: int = MAX_GAMES) -> None:
+        self.limit = limit
+        self.rooms: OrderedDict[str, Room] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def add(self, session: Session) -> tuple[str, Room]:
+        humans = [p for p, kind in session.seats.items() if kind == HUMAN]
+        tokens = {secrets.token_urlsafe(12): p for p in humans}
+        tokens[secrets.token_urlsafe(12)] = TABLE
+        room = Room(session, tokens)
+        with self.lock:
+            game_id = secrets.token_urlsafe(9)
+            self.rooms[game_id] = room
+            while len(self.rooms) > self.limit:
+                self.rooms.popitem(last=False)
+        return game_id, room
+
+    def get(self, game_id: str) -> Room | None:
+        with self.lock:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                self.rooms.move_to_end(game_id)
+            return room

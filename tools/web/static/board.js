@@ -1,0 +1,374 @@
+// The web board: draws what the server sends (the pack's `view:` for one seat) and sends
+// the chosen option back. It knows no game: every name and value comes from the server.
+"use strict";
+
+const COLOURS = { blue: "#2563c9", red: "#c8322d", green: "#2f8f46", magenta: "#a23a9a",
+  yellow: "#c99a06", cyan: "#1b8a9a", default: "#555" };
+const SVG = "http://www.w3.org/2000/svg";
+const params = new URLSearchParams(location.search);
+const ui = { setup: null, state: null, game: params.get("game"), seat: params.get("seat"),
+  filter: "", place: null, busy: false, showRule: false };
+
+function el(tag, attrs = {}, ...children) {
+  const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4))
+    : document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+const $ = (id) => document.getElementById(id);
+const colour = (player) => {
+  const p = ui.state && ui.state.board.players.find((x) => x.id === player);
+  return p ? (COLOURS[p.colour] || p.colour) : COLOURS.default;
+};
+const nameOf = (player) => {
+  const p = ui.state && ui.state.board.players.find((x) => x.id === player);
+  return p ? p.name : player;
+};
+
+async function api(method, path, body) {
+  const response = await fetch(path, { method, headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+function showError(message) {
+  $("error").hidden = !message;
+  $("error").textContent = message || "";
+}
+
+// ---- talking to the server ------------------------------------------------------------
+async function refresh() {
+  show(await api("GET", `/api/games/${encodeURIComponent(ui.game)}?seat=${encodeURIComponent(ui.seat)}`));
+}
+
+async function post(action, body = {}) {
+  if (ui.busy) return;
+  ui.busy = true;
+  document.body.classList.add("busy");
+  try {
+    showError("");
+    const started = performance.now();
+    const state = await api("POST", `/api/games/${encodeURIComponent(ui.game)}/${action}`,
+      { seat: ui.seat, ...body });
+    window.lastActionMs = performance.now() - started;
+    ui.filter = ""; ui.place = null;
+    show(state);
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    ui.busy = false;
+    document.body.classList.remove("busy");
+  }
+  if (ui.state && ui.state.ai_turn) setTimeout(() => post("advance"), 30);
+}
+
+function choose(index) { post("act", { index, at: ui.state.actions }); }
+
+let polling = null;
+function show(state) {
+  ui.state = state;
+  draw();
+  clearTimeout(polling);
+  if (state.waiting && !state.ai_turn && !state.board.result) polling = setTimeout(refresh, 1500);
+}
+
+// ---- drawing -----------------------------------------------------------------------------
+function draw() {
+  const { board } = ui.state;
+  $("game").hidden = false;
+  $("title").textContent = board.title;
+  document.title = board.title;
+  drawStatus(board);
+  drawResult(board);
+  drawPlayers(board);
+  drawGroups(board);
+  drawDecision();
+  drawHands(board);
+  drawNarration(board);
+  $("undo").disabled = !ui.state.can_undo;
+  $("save").href = `/api/games/${encodeURIComponent(ui.game)}/save?seat=${encodeURIComponent(ui.seat)}`;
+  document.body.dataset.actions = ui.state.actions;
+  document.body.dataset.viewer = ui.state.viewer;
+}
+
+function drawStatus(board) {
+  const parts = board.status.filter((s) => s.value !== "").map((s) =>
+    el("span", {}, `${s.label} `, el("b", { text: s.value })));
+  parts.push(el("span", { class: "dim", text: `seed ${ui.state.seed} · you: ${nameOf(ui.state.viewer)}` }));
+  $("status").replaceChildren(...parts);
+}
+
+function drawResult(board) {
+  const box = $("result");
+  box.hidden = !board.result;
+  if (!board.result) return;
+  const value = (v) => (v && typeof v === "object"
+    ? Object.entries(v).map(([p, n]) => `${nameOf(p)} ${n}`).join(", ") : nameOf(v));
+  const bits = Object.entries(board.result).map(([k, v]) => `${k.replace(/_/g, " ")}: ${value(v)}`);
+  box.replaceChildren(el("b", { text: "Game over — " }), bits.join(" · "));
+}
+
+function drawPlayers(board) {
+  const head = el("tr", {}, el("th"), ...board.rows.map((r) => el("th", { text: r.label })));
+  const rows = board.players.map((p) => el("tr", {},
+    el("th", { style: `color:${colour(p.id)}`, text: p.name }),
+    ...board.rows.map((r) => el("td", { class: /^\d+$/.test(r.values[p.id]) ? "num" : null,
+      text: r.values[p.id] }))));
+  $("players").replaceChildren(head, ...rows);
+}
+
+function choosablePlaces() {
+  const d = ui.state.decision;
+  const places = {};
+  if (!d) return places;
+  for (const o of d.options) if (o.place) (places[o.place] = places[o.place] || []).push(o);
+  return places;
+}
+
+function fill(place) {
+  if (!place.owner) return "#d8d4c8";
+  const alpha = Math.min(1, 0.28 + 0.18 * place.count);
+  const hex = colour(place.owner);
+  return hex.startsWith("#") && hex.length === 7
+    ? hex + Math.round(alpha * 255).toString(16).padStart(2, "0") : hex;
+}
+
+function drawMap(group, map) {
+  const choosable = choosablePlaces();
+  const svg = el("svg:svg", { class: "map", viewBox: `0 0 ${map.width} ${map.height}`,
+    role: "img", "aria-label": group.title });
+  const labels = [];
+  for (const [id, place] of Object.entries(group.places)) {
+    const shape = map.shapes[id];
+    if (!shape) continue;
+    const options = choosable[id];
+    const tip = `${place.name}${place.value !== null ? ` (${place.value})` : ""}` +
+      (place.owner ? ` — ${nameOf(place.owner)} ${place.count}` : "") +
+      (options ? `\n${options.map((o) => o.label + (o.note ? ` — ${o.note}` : "")).join("\n")}` : "");
+    const path = el("svg:path", { d: shape.path, fill: fill(place), "data-place": id,
+      class: options ? "choosable" : null,
+      onclick: options ? () => clickPlace(id, options) : null },
+      el("svg:title", { text: tip }));
+    svg.append(path);
+    const [x, y] = shape.label;
+    labels.push(el("svg:text", { x, y }, `${id}${place.value !== null ? " " + place.value : ""}`));
+    if (place.owner) labels.push(el("svg:text", { x, y: y + 10, style: "font-weight:700" },
+      `${place.count}`));
+  }
+  svg.append(...labels);
+  Object.entries(ui.state.board.tokens).forEach(([player, where], n) => {
+    const shape = map.shapes[where];
+    if (!shape) return;
+    const [x, y] = shape.label;
+    svg.append(el("svg:circle", { class: "token", cx: x - 12 + n * 24, cy: y - 14, r: 7,
+      fill: colour(player), "data-token": player }, el("svg:title", { text: `${nameOf(player)} is here` })));
+  });
+  return svg;
+}
+
+function clickPlace(id, options) {
+  if (options.length === 1) return choose(options[0].index);
+  ui.place = ui.place === id ? null : id;  // several: show only this place's options
+  drawDecision();
+}
+
+function drawGroups(board) {
+  const parts = [];
+  for (const group of board.groups) {
+    const map = group.map && ui.setup.maps[group.map];
+    const box = el("div", { class: "group" }, el("h2", { text: group.title }));
+    if (map) {
+      box.append(drawMap(group, map));
+    } else {
+      for (const section of group.sections) {
+        const row = el("div", { class: "places" });
+        if (section.name) row.append(el("span", { class: "section-name", text: section.name }));
+        section.places.forEach((id, n) => {
+          const p = group.places[id];
+          row.append(el("span", { class: "place", "data-place": id },
+            `${group.ordered ? n + 1 + ". " : ""}${p.short}${p.value !== null ? " " + p.value : ""}`,
+            el("span", { class: "support", style: `color:${colour(p.owner)}`,
+              text: p.owner ? `${nameOf(p.owner)[0]}${p.count}` : "·" })));
+        });
+        box.append(row);
+      }
+    }
+    parts.push(box);
+  }
+  $("groups").replaceChildren(...parts);
+}
+
+function cardTip(card) {
+  if (!card) return null;
+  const fields = Object.entries(card.fields).map(([k, v]) => `${k} ${v}`).join(", ");
+  return `${card.number} ${card.title}${fields ? ` (${fields})` : ""}\n${card.text}`;
+}
+
+function optionButton(o, d, label) {
+  return el("button", { type: "button", class: "option", "data-index": o.index,
+    title: cardTip(d.cards[o.card]) || o.label, onclick: () => choose(o.index) },
+  label || o.label, o.note && !label ? el("span", { class: "note", text: o.note }) : null);
+}
+
+function drawDecision() {
+  const box = $("decision");
+  const s = ui.state;
+  if (s.board.result) { box.replaceChildren(el("b", { text: "The game is over." })); return; }
+  if (!s.decision) {
+    const who = s.waiting ? nameOf(s.waiting.player) : "";
+    box.replaceChildren(el("span", { class: "dim",
+      text: s.ai_turn ? `${who} is thinking…` : `Waiting for ${who}: ${s.waiting ? s.waiting.prompt : ""}` }));
+    return;
+  }
+  const d = s.decision;
+  const words = ui.filter.toLowerCase().split(/\W+/).filter(Boolean);
+  const shown = d.options.filter((o) => (!ui.place || o.place === ui.place) &&
+    words.every((w) => `${o.label} ${o.note || ""}`.toLowerCase().split(/\W+/).some((x) => x.startsWith(w))));
+  const visible = new Set(shown.map((o) => o.index));
+  const list = el("div", { class: "options" });
+  const places = ui.state.board.groups.find((g) => g.map) || ui.state.board.groups[0];
+  for (const section of d.sections) {
+    const members = section.options.map((i) => d.options[i]).filter((o) => visible.has(o.index));
+    if (!members.length) continue;
+    if (section.by_place && members.length > 2) {
+      const row = el("div", { class: "option-row" }, el("span", { class: "title", text: section.title }));
+      const regions = places ? places.sections : [];
+      for (const region of regions) {
+        const inRegion = members.filter((o) => region.places.includes(o.place));
+        if (!inRegion.length) continue;
+        row.append(el("span", { class: "section-name", text: region.name }));
+        inRegion.forEach((o) => row.append(optionButton(o, d, o.place)));
+      }
+      members.filter((o) => !regions.some((r) => r.places.includes(o.place)))
+        .forEach((o) => row.append(optionButton(o, d, o.place)));
+      list.append(row);
+    } else {
+      members.forEach((o) => list.append(el("div", { class: "option-row" }, optionButton(o, d))));
+    }
+  }
+  const filter = el("input", { class: "filter", type: "search", placeholder: "filter options",
+    value: ui.filter, oninput: (e) => { ui.filter = e.target.value; drawDecision(); focusFilter(); } });
+  box.replaceChildren(...[
+    el("div", { class: "prompt", text: `${nameOf(d.player)}: ${d.prompt}` }),
+    d.status ? el("div", { class: "remark", text: d.status }) : null,
+    ui.place ? el("div", { class: "dim" }, `only ${ui.place} `,
+      el("button", { type: "button", onclick: () => { ui.place = null; drawDecision(); } }, "show all")) : null,
+    d.options.length > 8 ? filter : null,
+    list,
+    el("div", { class: "dim" },
+      el("button", { type: "button", id: "rule-toggle",
+        onclick: () => { ui.showRule = !ui.showRule; drawDecision(); } }, "Rule"),
+      ui.showRule ? el("span", { class: "rule", id: "rule", text: ` ${d.rule || "(no position)"}` }) : null),
+  ].filter(Boolean));
+}
+
+function focusFilter() {
+  const f = document.querySelector(".filter");
+  if (f) { f.focus(); f.setSelectionRange(f.value.length, f.value.length); }
+}
+
+function drawHands(board) {
+  const parts = [];
+  for (const hand of board.hands) {
+    const others = Object.entries(hand.counts).filter(([p]) => p !== ui.state.viewer)
+      .map(([p, n]) => `${nameOf(p)} holds ${n}`).join(", ");
+    parts.push(el("h2", { text: `${hand.name} of ${nameOf(ui.state.viewer)}${others ? ` (${others})` : ""}` }));
+    const cards = el("div", { class: "cards", "data-hand": hand.zone });
+    for (const c of hand.cards) {
+      const fields = Object.entries(c.fields).map(([k, v]) => `${k} ${v}`).join(" · ");
+      cards.append(el("div", { class: "card", "data-card": c.number, title: cardTip(c) },
+        el("div", { class: "ctitle", text: `${c.number} ${c.title}` }),
+        el("div", { class: "fields", text: fields }),
+        el("div", { class: "text", text: c.text })));
+    }
+    if (!hand.cards.length) cards.append(el("span", { class: "dim", text: "no cards" }));
+    parts.push(cards);
+  }
+  $("hands").replaceChildren(...parts);
+}
+
+function drawNarration(board) {
+  const list = $("narration");
+  list.replaceChildren(...board.narration.map((line) => el("li", { text: line })));
+  list.scrollTop = list.scrollHeight;
+}
+
+// ---- new game, load, undo -------------------------------------------------------------------
+function openSetup() {
+  const s = ui.setup;
+  $("seats").replaceChildren(...s.players.map((p, n) => el("label", {}, `${s.names[p]} `,
+    el("select", { name: `seat-${p}`, "data-seat": p },
+      ...s.agents.map((a) => el("option", { value: a, selected: (n === 0) === (a === "human") ? "" : null }, a))))));
+  $("options").replaceChildren(el("legend", { text: "Options" }),
+    ...Object.entries(s.options).map(([name, o]) => el("label", { title: o.doc },
+      el("input", { type: "checkbox", name, checked: (s.defaults[name] ?? o.default) ? "" : null }),
+      ` ${name.replace(/_/g, " ")} `, el("span", { class: "dim", text: o.doc }))));
+  $("mods").replaceChildren(...(s.mods.length ? [el("legend", { text: "Mods (started with the server)" })] : []),
+    ...s.mods.map((name, i) => el("label", {}, el("input", { type: "checkbox", "data-mod": i, checked: "" }), ` ${name}`)));
+  $("links").hidden = true;
+  $("setup").showModal();
+}
+
+async function startGame() {
+  const seats = {};
+  document.querySelectorAll("[data-seat]").forEach((s) => { seats[s.dataset.seat] = s.value; });
+  const options = {};
+  document.querySelectorAll("#options input").forEach((i) => { options[i.name] = i.checked; });
+  const mods = [...document.querySelectorAll("[data-mod]")].filter((m) => m.checked)
+    .map((m) => Number(m.dataset.mod));
+  const seed = $("seed").value === "" ? undefined : Number($("seed").value);
+  try {
+    started(await api("POST", "/api/games", { seed, options, seats, mods }));
+  } catch (e) { showError(e.message); }
+}
+
+function link(id, token) { return `${location.origin}/?game=${encodeURIComponent(id)}&seat=${encodeURIComponent(token)}`; }
+
+function started(game) {
+  const humans = Object.keys(game.links).filter((k) => k !== "table");
+  if (humans.length < 2) {
+    location.href = link(game.id, game.links[humans[0] || "table"]);
+    return;
+  }
+  const box = $("links");
+  box.replaceChildren(el("p", { text: "Two people: play here in turn, or send each seat its own link." }),
+    el("p", {}, el("a", { href: link(game.id, game.links.table), id: "link-table" }, "Hot seat: both in this browser")),
+    ...humans.map((p) => el("p", {}, `${ui.setup.names[p] || p}: `,
+      el("a", { href: link(game.id, game.links[p]), "data-link": p }, link(game.id, game.links[p])))));
+  box.hidden = false;
+  if (!$("setup").open) $("setup").showModal();
+}
+
+async function loadFile(file) {
+  try {
+    started(await api("POST", "/api/load", { log: await file.text() }));
+  } catch (e) { showError(e.message); }
+}
+
+async function main() {
+  ui.setup = await api("GET", "/api/setup");
+  const credits = Object.values(ui.setup.maps).map((m) => m.credit).filter(Boolean);
+  $("credit").textContent = credits.join(" · ");
+  $("new-game").onclick = openSetup;
+  $("undo").onclick = () => post("undo");
+  $("load-file").onchange = (e) => e.target.files[0] && loadFile(e.target.files[0]);
+  $("setup-form").addEventListener("submit", (e) => {
+    if (e.submitter && e.submitter.value === "start") { e.preventDefault(); startGame(); }
+  });
+  if (!ui.game || !ui.seat) { openSetup(); return; }
+  try {
+    await refresh();
+    if (ui.state.ai_turn) post("advance");
+  } catch (e) { showError(e.message); }
+  window.pageReadyMs = performance.now();
+}
+
+main();
