@@ -1,7 +1,7 @@
 """A person's session: save, quit, resume, undo and Ctrl-C, driven by scripted input.
 
-The scripts answer with numbers and the words save/undo/quit only, so they hold
-whatever the prompt looks like. The proof is the end: a game saved, resumed and
+The scripts answer with numbers, the words save/undo/quit and one filter (`/WORD`,
+then the number of an option it lists). The proof is the end: a game saved, resumed and
 with a decision taken back ends byte-identical to one played straight through.
 """
 
@@ -58,9 +58,9 @@ def final_state(log: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def straight(tmp_path_factory) -> tuple[Path, dict, list[int]]:
-    """A game where the human always answers 0: its log, result, and which of kennedy's
-    decisions (counted from 0) offered more than one action."""
+def straight(tmp_path_factory) -> tuple[Path, dict, list[int], list[str]]:
+    """A game where the human always answers 0: its log, result, which of kennedy's
+    decisions (counted from 0) offered more than one action, and the label picked at each."""
     folder = tmp_path_factory.mktemp("straight")
     log = folder / "straight.json"
     mp = pytest.MonkeyPatch()
@@ -76,24 +76,31 @@ def straight(tmp_path_factory) -> tuple[Path, dict, list[int]]:
         mp.undo()
     data = json.loads(log.read_text())
     game = Game.new(load_pack(), seed=data["seed"])
-    choices, n = [], 0
+    choices, picked, n = [], [], 0
     for action in data["actions"]:
         if game.current_player() == "kennedy":
             if len(game.legal_actions()) > 1:
                 choices.append(n)
+            picked.append(game.legal_actions()[action])
             n += 1
         game.apply_action(action)
-    return log, result_line(out.getvalue()), choices
+    return log, result_line(out.getvalue()), choices, picked
 
 
 def test_save_quit_resume_and_undo_end_byte_identical(straight, tmp_path, monkeypatch, capsys):
-    log, result, choices = straight
+    log, result, choices, picked = straight
     saved_at, changed_at = choices[3], choices[8]  # two real choices, the second later
+    filtered_at = choices[1]
     saved = tmp_path / "half.json"
-    # Play to kennedy's decision `saved_at`, save there, quit without the offered save.
-    code, out, _ = play(monkeypatch, capsys, Script(["0"] * saved_at +
-                                                     [f"save {saved}", "quit", "n"]), *HUMAN)
+    # Play to kennedy's decision `saved_at`, save there, quit without the offered save; at
+    # `filtered_at` the pick is made after filtering the list by a word of its label.
+    word = picked[filtered_at].split()[-1]
+    answers = ["0"] * saved_at
+    answers[filtered_at:filtered_at + 1] = [f"/{word}", "0"]
+    code, out, _ = play(monkeypatch, capsys, Script(answers + [f"save {saved}", "quit", "n"]),
+                        *HUMAN)
     assert code == 0 and saved.is_file()
+    assert "nothing matches" not in out  # the filter listed the option picked after it
     assert f"saved to {saved}" in out and "left unfinished" in out
     assert json.loads(saved.read_text())["seats"] == {"kennedy": "human", "nixon": "random"}
     # Resume (the seats come from the file), pick 1 where 0 was picked, take it back, go on.
@@ -115,7 +122,7 @@ def test_undo_without_a_decision_to_take_back(monkeypatch, capsys, tmp_path):
 
 def test_a_different_pick_really_changes_the_game(straight, tmp_path, monkeypatch, capsys):
     """The undo test means something only if picking 1 at that point changes the game."""
-    log, _, choices = straight
+    log, _, choices, _ = straight
     other = tmp_path / "other.json"
     script = Script(["0"] * choices[8] + ["1"])
     assert play(monkeypatch, capsys, script, *HUMAN, "--log", str(other))[0] == 0
@@ -123,7 +130,7 @@ def test_a_different_pick_really_changes_the_game(straight, tmp_path, monkeypatc
 
 
 def test_ctrl_c_at_the_prompt_saves_and_exits_130(straight, tmp_path, monkeypatch, capsys):
-    log, result, _ = straight
+    log, result, _, _ = straight
     monkeypatch.chdir(tmp_path)
     code, _, err = play(monkeypatch, capsys, Script([], interrupt_after=5), *HUMAN)
     saved = Path(f"hustings-{SEED}.json")
@@ -137,7 +144,7 @@ def test_ctrl_c_at_the_prompt_saves_and_exits_130(straight, tmp_path, monkeypatc
 
 
 def test_resume_seats_can_be_overridden(straight, tmp_path, monkeypatch, capsys):
-    log, result, _ = straight
+    log, result, _, _ = straight
     # All of kennedy's answers were 0: a human seat becomes an AI one on resume.
     code, out, _ = play(monkeypatch, capsys, Script([]), "--resume", str(log), "--quiet")
     assert code == 0 and result_line(out) == result  # a finished game: just its result
