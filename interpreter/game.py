@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from ..schemas.save import FORMAT_VERSION, MAX_SAVE_CHARS, SaveFile
 from . import rng
+from .budget import Budget
 from .errors import IllegalAction, RuleError, SaveError
 from .invariants import first_violation
 from .machine import Machine, build_ops
@@ -96,25 +97,28 @@ def first_error(e: ValidationError) -> str:
 
 class Game:
     def __init__(self, program: Program, state: GameState, safe: bool = True,
-                 checked: bool = False) -> None:
+                 checked: bool = False, budget: Budget | None = None) -> None:
         self.program = program
         self.state = state
         self.safe = safe
+        self.budget = budget  # limits of one action (interpreter/budget.py; None: defaults)
         # checked: every action must leave a state that passes the invariants (a game
         # loaded from an untrusted save, whose variables no schema can type)
         self.checked = checked
-        self.machine = Machine(program, state, ops_for(program))
+        self.machine = Machine(program, state, ops_for(program), budget)
 
     @classmethod
-    def new(cls, program: Program, seed: int = 0, safe: bool = True) -> Game:
+    def new(cls, program: Program, seed: int = 0, safe: bool = True,
+            budget: Budget | None = None) -> Game:
         state = initial_state(program, seed)
-        game = cls(program, state, safe)
+        game = cls(program, state, safe, budget=budget)
         game.machine.push(program.procedures[program.entry].block, {}, call=True)
         game.machine.run()
         return game
 
     @classmethod
-    def load(cls, program: Program, text: str, safe: bool = True) -> Game:
+    def load(cls, program: Program, text: str, safe: bool = True,
+             budget: Budget | None = None) -> Game:
         """A game from `save()`'s text, or SaveError naming the first thing wrong.
 
         Checked in order: the JSON itself, the format version, the pack, the shape
@@ -138,7 +142,7 @@ class Game:
         problem = first_violation(program, state, ops_for(program))
         if problem:
             raise SaveError(f"impossible save: {problem}")
-        return cls(program, state, safe, checked=safe)
+        return cls(program, state, safe, checked=safe, budget=budget)
 
     def save(self) -> str:
         data = self.state.to_dict()
@@ -227,7 +231,7 @@ class Game:
 
     def _restore(self, snapshot: GameState) -> None:
         self.state = snapshot
-        self.machine = Machine(self.program, self.state, self.machine.ops)
+        self.machine = Machine(self.program, self.state, self.machine.ops, self.budget)
 
     def evaluate(self, function: str, *args: Any) -> Any:
         """The value of one of the pack's functions on the current state (reads only).

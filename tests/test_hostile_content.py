@@ -266,3 +266,11 @@ def test_a_pack_cannot_start_an_unsigned_counter_negative(pack):
     loaded = check_pack(pack)
     (bad,) = errors(loaded, "E609")
     assert bad.source.path.endswith("pack.yaml")
+
+
+def test_the_game_api_takes_a_budget(pack):
+    rules = hostile_entry(pack, "let x = 0\nrepeat 999999999 times:\n  let x = 1")
+    program = load_pack(pack)
+    with pytest.raises(RuleError) as caught:
+        Game.new(program, seed=1, budget=Budget(seconds=0.2))
+    assert "longer than 0.2 s" in str(caught.value) and rules.name in caught.value.where
