@@ -134,7 +134,7 @@ class ModStack:
             if not (root / "mod.yaml").is_file():
                 hint = "a mod folder holds mod.yaml"
                 if (root / "pack.yaml").is_file():
-                    hint = "this folder is a pack, not a mod: load it with --pack or PATH"
+                    hint = "this folder is a pack, not a mod: load it with --pack"
                 self.report.error(where, "E600", f"{given} has no mod.yaml", hint)
                 continue
             key = root.resolve()

@@ -143,6 +143,25 @@ def test_ctrl_c_at_the_prompt_saves_and_exits_130(straight, tmp_path, monkeypatc
     assert Path("after.json").read_bytes() == log.read_bytes()
 
 
+def test_end_of_input_at_the_prompt_saves_too(straight, tmp_path, monkeypatch, capsys):
+    log, result, _, _ = straight
+
+    def ends(prompt: str = "") -> str:
+        raise EOFError
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("builtins.input", ends)
+    code = main(["play", *HUMAN])
+    err = capsys.readouterr().err
+    saved = Path(f"hustings-{SEED}.json")
+    assert code == 130 and "Traceback" not in err
+    assert "no more input" in err and f"saved in {saved}" in err
+    code, out, _ = play(monkeypatch, capsys, Script([]), "--resume", str(saved), "--quiet",
+                        "--log", "after.json")
+    assert code == 0 and result_line(out) == result
+    assert Path("after.json").read_bytes() == log.read_bytes()
+
+
 def test_resume_seats_can_be_overridden(straight, tmp_path, monkeypatch, capsys):
     log, result, _, _ = straight
     # All of kennedy's answers were 0: a human seat becomes an AI one on resume.

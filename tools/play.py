@@ -321,17 +321,8 @@ def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
             continue
         except QuitRequest:
             return quit_session(session, default_save)
-        except KeyboardInterrupt:
-            print()
-            try:
-                session.save(default_save)
-            except OSError as e:
-                print(f"hustings: interrupted; the game could not be saved to {default_save} "
-                      f"({e.strerror})", file=sys.stderr)
-                return INTERRUPTED
-            print(f"hustings: interrupted; the game is saved in {default_save} "
-                  f"(go on with: hustings play --resume {default_save})", file=sys.stderr)
-            return INTERRUPTED
+        except (KeyboardInterrupt, EOFError) as stop:
+            return interrupted(session, default_save, stop)
         label = session.apply(index)
         if not quiet:
             print(f"  [{player}] {label}")
@@ -359,6 +350,21 @@ def quit_session(session: Session, default_save: Path) -> int:
         save_and_say(session, default_save)
     print("the game is left unfinished")
     return 0
+
+
+def interrupted(session: Session, default_save: Path, stop: BaseException) -> int:
+    """Ctrl-C or the end of input at a prompt: save the game where it stands, exit 130."""
+    why = "interrupted" if isinstance(stop, KeyboardInterrupt) else "no more input"
+    print()
+    try:
+        session.save(default_save)
+    except OSError as e:
+        print(f"hustings: {why}; the game could not be saved to {default_save} "
+              f"({e.strerror})", file=sys.stderr)
+        return INTERRUPTED
+    print(f"hustings: {why}; the game is saved in {default_save} "
+          f"(go on with: hustings play --resume {default_save})", file=sys.stderr)
+    return INTERRUPTED
 
 
 def finish(session: Session, quiet: bool) -> None:

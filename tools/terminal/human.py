@@ -60,10 +60,8 @@ def human_agent(show: Callable[[Game], None] | None = None,
         options = options_of(game)
         print(to_text(decision(game, options, w), w, tint))
         while True:
-            try:
-                answer = ask(f"{player_name(game.program, player)} > ").strip()
-            except EOFError:
-                raise SystemExit("no more input: the game is abandoned") from None
+            # End of input (EOFError) goes up to the play loop, which saves the game.
+            answer = ask(f"{player_name(game.program, player)} > ").strip()
             word, _, rest = answer.partition(" ")
             if word.lower() in ("save", "undo", "quit") and not labelled(options, answer):
                 raise request(word.lower(), rest.strip())
