@@ -25,6 +25,16 @@ def test_no_game_words_in_the_engine(folder):
     assert not hits, hits
 
 
+def test_no_game_words_in_the_tools():
+    # What a tool needs to know of a game is declared by the pack (view:, agents:).
+    words = re.compile(r"\b(kennedy|nixon|momentum|electoral|endorse)", re.I)
+    files = [p for ext in ("*.py", "*.js", "*.html", "*.css")
+             for p in sorted((ROOT / "tools").rglob(ext))]
+    hits = [f"{p.relative_to(ROOT)}:{n}" for p in files
+            for n, line in enumerate(p.read_text().splitlines(), 1) if words.search(line)]
+    assert not hits, hits
+
+
 def test_no_card_title_in_any_python_file_outside_tests():
     titles = {c["title"] for c in load_pack().cards.values()}
     source = {p: p.read_text() for p in python_files("interpreter", "dsl", "schemas", "tools")}

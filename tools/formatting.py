@@ -61,7 +61,7 @@ def fields_of(model: type[BaseModel]) -> KeyOrder:
 # `replaces` (a mod's card standing in for a pack card) belongs with the number.
 CARD = KeyOrder(("number", "replaces", "title", "cp", "rest", "icon", "issue", "state",
                  "persistent"), ("text", "event"))
-# Listed cards are endorsement and candidate cards: identity first, prose last.
+# Cards listed several to a file: identity first, prose last.
 LISTED_CARD = KeyOrder(("number", "title", "kind", "option"), ("text", "event"))
 
 ANY = "*"
