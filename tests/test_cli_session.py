@@ -129,6 +129,14 @@ def test_a_different_pick_really_changes_the_game(straight, tmp_path, monkeypatc
     assert json.loads(other.read_text())["actions"] != json.loads(log.read_text())["actions"]
 
 
+def assert_resumes_to_the_end(monkeypatch, capsys, saved: Path, log: Path, result: dict) -> None:
+    """Resumed from `saved`, always answering 0, the game ends as the straight one did."""
+    code, out, _ = play(monkeypatch, capsys, Script([]), "--resume", str(saved), "--quiet",
+                        "--log", "after.json")
+    assert code == 0 and result_line(out) == result
+    assert Path("after.json").read_bytes() == log.read_bytes()
+
+
 def test_ctrl_c_at_the_prompt_saves_and_exits_130(straight, tmp_path, monkeypatch, capsys):
     log, result, _, _ = straight
     monkeypatch.chdir(tmp_path)
@@ -137,10 +145,7 @@ def test_ctrl_c_at_the_prompt_saves_and_exits_130(straight, tmp_path, monkeypatc
     assert code == 130
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert f"saved in {saved}" in err and f"--resume {saved}" in err
-    code, out, _ = play(monkeypatch, capsys, Script([]), "--resume", str(saved), "--quiet",
-                        "--log", "after.json")
-    assert code == 0 and result_line(out) == result
-    assert Path("after.json").read_bytes() == log.read_bytes()
+    assert_resumes_to_the_end(monkeypatch, capsys, saved, log, result)
 
 
 def test_end_of_input_at_the_prompt_saves_too(straight, tmp_path, monkeypatch, capsys):
@@ -156,10 +161,7 @@ def test_end_of_input_at_the_prompt_saves_too(straight, tmp_path, monkeypatch, c
     saved = Path(f"hustings-{SEED}.json")
     assert code == 130 and "Traceback" not in err
     assert "no more input" in err and f"saved in {saved}" in err
-    code, out, _ = play(monkeypatch, capsys, Script([]), "--resume", str(saved), "--quiet",
-                        "--log", "after.json")
-    assert code == 0 and result_line(out) == result
-    assert Path("after.json").read_bytes() == log.read_bytes()
+    assert_resumes_to_the_end(monkeypatch, capsys, saved, log, result)
 
 
 def test_resume_seats_can_be_overridden(straight, tmp_path, monkeypatch, capsys):
