@@ -69,7 +69,7 @@ class ModManifest(Strict):
     card, a setup key, a board field, an option, a procedure) is an error.
     """
 
-    name: str = Field(description="the mod's short name, e.g. campaign-trail")
+    name: str = Field(description="the mod's short name, e.g. whistle-stops")
     title: str = ""
     version: str = Field(description="the mod's own version")
     doc: str = ""

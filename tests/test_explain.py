@@ -149,7 +149,7 @@ def test_explain_json(run):
 
 
 def test_explain_shows_the_printed_text_of_a_card_a_mod_adds(capsys):
-    mod = builtin_pack().parent / "mods" / "campaign-trail"
+    mod = builtin_pack().parent / "mods" / "whistle-stops"
     code = cli.main(["explain", "98", "--mod", str(mod)])
     out = capsys.readouterr().out
     assert code == 0 and out.startswith("98 Whistle-Stop Tour\n")

@@ -15,7 +15,7 @@ from hustings.dsl.pack import BUILTIN_PACKS, builtin_pack, check_pack, load_pack
 from hustings.dsl.scenarios import Runner, load_scenarios, run_paths, scenario_files
 from hustings.tools.cli import main
 
-MOD = BUILTIN_PACKS / "mods" / "campaign-trail"
+MOD = BUILTIN_PACKS / "mods" / "whistle-stops"
 BASE = '"1960"'
 
 
@@ -81,7 +81,7 @@ def test_example_mod_replaces_volunteers(modded):
     assert "replaces" not in modded.cards[5]
     assert modded.blocks[modded.events[5]] != base.blocks[base.events[5]]
     first_statement = modded.positions[modded.events[5]][0]
-    assert "mods/campaign-trail/cards/005-volunteer-corps.yaml" in first_statement
+    assert "mods/whistle-stops/cards/005-volunteer-corps.yaml" in first_statement
 
 
 def test_example_mod_changes_the_starting_momentum(modded):
@@ -123,9 +123,9 @@ def test_play_log_records_the_mods_and_replays_with_them(tmp_path, capsys):
     assert main(["play", "--mod", str(MOD), "--seed", "4", "--quiet", "--log", str(log)]) == 0
     played = capsys.readouterr().out
     recorded = json.loads(log.read_text())["mods"]
-    assert [m["name"] for m in recorded] == ["campaign-trail"] and len(recorded[0]["hash"]) == 64
+    assert [m["name"] for m in recorded] == ["whistle-stops"] and len(recorded[0]["hash"]) == 64
     assert main(["play", "--replay", str(log), "--quiet"]) == 2  # the log never loads a mod
-    assert "campaign-trail" in capsys.readouterr().err
+    assert "whistle-stops" in capsys.readouterr().err
     assert main(["play", "--replay", str(log), "--quiet", "--mod", str(MOD)]) == 0
     assert capsys.readouterr().out == played
 

@@ -14,7 +14,7 @@ from hustings.dsl.pack import BUILTIN_PACKS, load_pack
 from hustings.interpreter.game import Game
 from hustings.tools.cli import main
 
-MOD = BUILTIN_PACKS / "mods" / "campaign-trail"
+MOD = BUILTIN_PACKS / "mods" / "whistle-stops"
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +99,7 @@ def test_the_log_fixes_seed_and_options(log, capsys):
 # ---- mods: recorded by name and content hash, given again on the command line ----------
 @pytest.fixture
 def modded(tmp_path, capsys) -> tuple[Path, Path]:
-    mod = tmp_path / "campaign-trail"
+    mod = tmp_path / "whistle-stops"
     shutil.copytree(MOD, mod)
     path = tmp_path / "modded.json"
     assert main(["play", "--seed", "4", "--quiet", "--mod", str(mod), "--log", str(path)]) == 0
@@ -110,13 +110,13 @@ def modded(tmp_path, capsys) -> tuple[Path, Path]:
 def test_a_mod_is_recorded_by_name_and_hash(modded):
     mod, path = modded
     assert json.loads(path.read_text())["mods"] == [
-        {"name": "campaign-trail", "hash": folder_hash(mod)}]
+        {"name": "whistle-stops", "hash": folder_hash(mod)}]
 
 
 def test_a_modded_log_needs_the_same_mod(modded, capsys):
     mod, path = modded
     code, _, err = replay(capsys, path)
-    assert code == 2 and "campaign-trail" in err and "--mod" in err
+    assert code == 2 and "whistle-stops" in err and "--mod" in err
     assert replay(capsys, path, "--mod", str(mod))[0] == 0
 
 
@@ -125,7 +125,7 @@ def test_a_changed_mod_is_not_the_same_mod(modded, capsys):
     with (mod / "mod.yaml").open("a") as f:
         f.write("# an edit\n")
     code, _, err = replay(capsys, path, "--mod", str(mod))
-    assert code == 2 and "was played with campaign-trail" in err
+    assert code == 2 and "was played with whistle-stops" in err
 
 
 def test_the_log_never_names_a_folder_to_load(modded):

@@ -252,14 +252,14 @@ def test_serve_prints_its_local_url_and_answers_there():
 def test_a_game_applies_the_servers_mods_it_picks_and_no_other():
     from hustings.dsl.pack import builtin_pack
 
-    mod = builtin_pack().parent / "mods" / "campaign-trail"
+    mod = builtin_pack().parent / "mods" / "whistle-stops"
     with TestClient(create_app(mods=[mod])) as c:
         names = c.get("/api/setup").json()["mods"]
         assert len(names) == 1 and names[0]
         seats = {"kennedy": "human", "nixon": "human"}
         with_mod = c.post("/api/games", json={"seed": 2, "seats": seats}).json()
         without = c.post("/api/games", json={"seed": 2, "seats": seats, "mods": []}).json()
-        for bad in ([1], [0, 0], ["../../x"], "campaign-trail"):
+        for bad in ([1], [0, 0], ["../../x"], "whistle-stops"):
             r = c.post("/api/games", json={"seats": seats, "mods": bad})
             assert r.status_code == 400 and r.json()["error"]
         saved = [c.get(f"/api/games/{g['id']}/save", params={"seat": g["links"]["table"]}).json()
