@@ -51,6 +51,9 @@ class Symbols:
     # that need them (unknown card numbers, where tokens may stand) are skipped.
     cards: set[int] | None = None
     token_kind: str | None = None
+    announcements: dict[str, list[str]] = field(default_factory=dict)
+    numeric_tracks: set[str] = field(default_factory=set)
+    track_items: set[str] = field(default_factory=set)  # names on named tracks
 
     def all_names(self) -> set[str]:
         return (
@@ -72,6 +75,10 @@ class Compiler:
         self.used_phrases: set[str] = set()
         self.spots: set[tuple[str, int, int]] = set()  # where errors were reported
         self.missing_phrases: set[str] = set()  # library procedures already reported missing
+        self.reaction_blocks: list[int] = []  # blocks that reactions run
+        # While compiling a mod's replacement or extension: the hidden name of the
+        # procedure or function it builds on (what `original` calls).
+        self.original: str | None = None
 
     # ---- entry points ----------------------------------------------------
     def compile_text(
@@ -91,6 +98,24 @@ class Compiler:
             self._too_deep(source)
             return None
         return block if len(self.report.errors) == before else None
+
+    def compile_reaction(self, body: str, source: Source, condition: str | None,
+                         cond_source: Source | None, owner: str,
+                         params: list[str]) -> int | None:
+        """A reaction of the rules: its condition (over the announcement's parameters)
+        becomes the block's first instruction."""
+        cond = None
+        if condition is not None:
+            cond = self.compile_expression(condition, cond_source or source, owner, params)
+            if cond is None:
+                return None
+        block = self.compile_text(body, source, owner, params)
+        if block is None:
+            return None
+        self.blocks[block].insert(0, ("guard", cond, False))
+        self.positions[block].insert(0, str(cond_source or source))
+        self.reaction_blocks.append(block)
+        return block
 
     def compile_expression(
         self, text: str, source: Source, owner: str, params: list[str]
@@ -129,7 +154,10 @@ class _Unit(TypeChecks):
         self.src = source
         self.owner = owner
         self.scope = scope
-        self.duration: str | None = None
+        # Inside `until ...:`: the duration (a name, or ("count", NAME, n)) and, for
+        # `until used N times`, how many uses a reaction has.
+        self.duration: str | tuple | None = None
+        self.uses: tuple | None = None
 
     # ---- positions and errors --------------------------------------------
     def where(self, node) -> Source:
@@ -205,6 +233,10 @@ class _Unit(TypeChecks):
     def s_do_stmt(self, name, *args):
         n = str(name)
         call_args = [(str(a.children[0]), self.expr(a.children[1])) for a in args if a is not None]
+        if n == "original" and self.c.original is not None and n not in self.sym.procedures:
+            n = self.c.original
+            if not call_args:  # `do original`: with the parameters this procedure was given
+                call_args = [(p, ("var", p)) for p in self.sym.procedures.get(n, [])]
         self._check_call(name, n, [a for a, _ in call_args])
         return ("call", n, call_args)
 
@@ -230,7 +262,7 @@ class _Unit(TypeChecks):
         return ("stop",)
 
     def s_say_stmt(self, text):
-        return ("say", self.fmt(text))
+        return ("say", self.expr(text))
 
     def s_record_stmt(self, name, owner, value):
         who = self.player(owner, "whose record") if owner is not None else None
@@ -433,6 +465,10 @@ class _Unit(TypeChecks):
         return n
 
     def s_track_move_stmt(self, item, direction, amount, track):
+        if str(track) in self.sym.numeric_tracks:  # a marker per player: a bounded counter
+            verb = "gain" if str(direction.children[0]) == "up" else "lose"
+            return (verb, self.player(item, "whose marker moves"),
+                    self.number(amount, "how far to move"), str(track))
         delta = self.number(amount, "how far to move")
         if str(direction.children[0]) == "up":
             delta = ("neg", delta)
@@ -459,19 +495,109 @@ class _Unit(TypeChecks):
                 self.player(who, "who resolves the event"))
 
     def s_until_stmt(self, duration, block):
-        d = str(duration)
-        if d not in self.sym.durations:
-            self.error(duration, "E310", f"unknown duration '{d}'",
-                       f"use one of: {', '.join(sorted(self.sym.durations))}")
-        outer, self.duration = self.duration, d
+        outer = self.duration, self.uses
+        self.duration, self.uses = self._duration(duration)
         out: list[tuple] = []
         for s in block.children:
             out.extend(self.stmt(s))
-        self.duration = outer
+        self.duration, self.uses = outer
         return out
+
+    def _duration(self, node: Tree) -> tuple:
+        """(duration, uses) of an `until` clause."""
+        kind = node.data
+        if kind == "until_end":
+            d = str(node.children[0])
+            if d not in self.sym.durations:
+                self.error(node.children[0], "E310", f"unknown duration '{d}'",
+                           f"use one of: {', '.join(sorted(self.sym.durations))}")
+            return d, None
+        if kind == "until_count":
+            name, n = node.children
+            self._announcement(name)
+            return ("count", str(name), self.number(n, "how many times")), None
+        uses = ("const", 1) if kind == "until_used_once" else \
+            self.number(node.children[0], "how many uses")
+        return "game", uses
+
+    def _announcement(self, name) -> list[str] | None:
+        n = str(name)
+        params = self.sym.announcements.get(n)
+        if params is None:
+            self.error(name, "E330", f"'{n}' is not an announcement of the pack",
+                       did_you_mean(n, self.sym.announcements)
+                       or "declare it under `announcements:` in pack.yaml (or a mod's setup)")
+        return params
+
+    def s_announce_stmt(self, name, *args):
+        params = self._announcement(name)
+        given = [(str(a.children[0]), a.children[1]) for a in args if a is not None]
+        if params is None:
+            return []
+        names = [g for g, _ in given]
+        missing = [p for p in params if p not in names]
+        extra = [g for g in names if g not in params]
+        if missing or extra or len(set(names)) != len(names):
+            self.error(name, "E331", f"'{name}' announces ({', '.join(params)})"
+                       + (f"; missing {', '.join(missing)}" if missing else "")
+                       + (f"; unknown {', '.join(extra)}" if extra else ""),
+                       f"write `announce {name}({', '.join(p + ': ...' for p in params)})`")
+            return []
+        values = dict(given)
+        return ("announce", str(name), [(p, self.expr(values[p])) for p in params])
+
+    def s_whenever_stmt(self, name, renames, cond, block):
+        params = self._announcement(name)
+        if self.duration is None:
+            self.error(name, "E332", "a reaction inside a card or rule needs a duration",
+                       "put it inside `until end of turn:` (or `until used once:`, ...); a "
+                       "reaction for the whole game goes under `reactions:` in a rules file")
+            return []
+        if params is None:
+            return []
+        names = [str(r) for r in renames.children] if renames is not None else list(params)
+        if len(names) != len(params):
+            self.error(renames, "E331", f"'{name}' announces {len(params)} values "
+                       f"({', '.join(params)}), not {len(names)}",
+                       f"write `whenever {name}({', '.join(params)})`")
+            return []
+        if renames is None:
+            hidden = [p for p in params if p in self.scope]
+            if hidden:
+                self.error(name, "E333", f"'{name}' announces '{hidden[0]}', which would hide "
+                           f"the local name '{hidden[0]}' here",
+                           f"name its values yourself: `whenever {name}("
+                           + ", ".join(p + "_now" if p in hidden else p for p in params) + ")`")
+                return []
+        outer_scope = set(self.scope)
+        for r in names:
+            self.bind(renames.children[names.index(r)] if renames is not None else r)
+        c = self.expr(cond) if cond is not None else None
+        duration, uses = self.duration, self.uses
+        self.duration = self.uses = None  # the body is a reaction, not a lasting effect
+        bid = self.block(block.children)
+        self.duration, self.uses = duration, uses
+        self.scope = outer_scope
+        self.c.blocks[bid].insert(0, ("guard", c, uses is not None))
+        self.c.positions[bid].insert(0, str(self.where(name)))
+        self.c.reaction_blocks.append(bid)
+        return ("whenever", str(name), bid, names, duration, uses)
+
+    def s_cancel_stmt(self, name, who):
+        n = str(name)
+        if n not in self.sym.effects:
+            self.error(name, "E312", f"unknown effect '{n}'",
+                       did_you_mean(n, self.sym.effects) or "declare it under `effects:`")
+            return []
+        return ("cancel", n, self.player(who, "whose effect ends"))
 
     def s_effect_stmt(self, who, name, value):
         n = str(name)
+        if self.uses is not None:
+            self.error(name, "E334", "an effect cannot be used up: only reactions are",
+                       "end it with `cancel EFFECT of PLAYER` where it is used, or give it a "
+                       "duration such as `until end of turn:`")
+            return []
         if self.duration is None:
             self.error(name, "E311", "a lasting effect needs a duration",
                        "put it inside `until end of turn:` (or `until end of game:`)")
@@ -586,6 +712,9 @@ class _Unit(TypeChecks):
         sym = self.sym
         if n in self.scope or n == "it":
             return ("var", n)
+        if n == "original" and self.c.original in sym.functions:
+            # in a function that extends another: its value for the same arguments
+            return ("fn", self.c.original, [("var", p) for p in sym.functions[self.c.original]])
         if n in sym.variables:
             return ("global", n)
         if n in sym.players or n in sym.locations or n in sym.pools:
@@ -600,6 +729,8 @@ class _Unit(TypeChecks):
             return ("const", n)
         if n in sym.tracks:
             return ("track", n)
+        if n in sym.track_items:
+            return ("const", n)
         if n in sym.counters or n in sym.effects:
             self.error(tok, "E314", f"'{n}' needs an owner", f"write `{n} of PLAYER`")
             return ("const", None)
@@ -665,6 +796,8 @@ class _Unit(TypeChecks):
                 self.error(name, "E317", "cards(ZONE) takes one zone")
                 return ("const", [])
             return ("cards", es[0])
+        if n == "original" and self.c.original in self.sym.functions:
+            n = self.c.original
         if n in self.sym.functions:
             params = self.sym.functions[n]
             if len(params) != len(es):

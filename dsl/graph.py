@@ -51,12 +51,14 @@ def check_graph(
                      "use a bounded `repeat`, `for` or `while ..., at most N times` instead")
     if entry not in comp.sym.procedures:
         return  # E107 already says so; without the entry every procedure would look dead
-    roots = {entry} | {n for n in g if n.startswith("card ")}
+    roots = {entry} | {n for n in g if n.startswith(("card ", "reaction "))}
     reached = set()
     for r in roots:
         if r in g:
             reached |= nx.descendants(g, r) | {r}
     for name in comp.sym.procedures:
+        if "@" in name:
+            continue  # a procedure a mod replaced, kept for `original`
         if name != entry and name not in reached and name not in comp.used_phrases:
             where = (defined or {}).get(name, Source("(pack)"))
             report.warn(where, "W401", f"procedure '{name}' is never called",

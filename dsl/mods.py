@@ -97,6 +97,7 @@ class Mod:
     cards: list[tuple[ModCard, YamlFile, Any]] = field(default_factory=list)
     procedures: list[tuple[str, Any, YamlFile, Any]] = field(default_factory=list)
     functions: list[tuple[str, Any, YamlFile, Any]] = field(default_factory=list)
+    reactions: list[tuple[str, Any, YamlFile, Any]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -119,6 +120,9 @@ class ModStack:
         self.paths = paths
         self.mods: list[Mod] = []
         self.touched: dict[tuple, _Touch] = {}
+        # A mod procedure or function that replaces or extends another -> the hidden name
+        # the one it builds on is kept under (`original`), by id of the mod's entry.
+        self.bases: dict[int, str] = {}
 
     # ---- reading ------------------------------------------------------------
     def read(self, manifest: PackManifest) -> None:
@@ -210,6 +214,8 @@ class ModStack:
                 mod.procedures.append((name, proc, f, f.data["procedures"][name]))
             for name, fn in rules.functions.items():
                 mod.functions.append((name, fn, f, f.data["functions"][name]))
+            for name, reaction in rules.reactions.items():
+                mod.reactions.append((name, reaction, f, f.data["reactions"][name]))
 
     # ---- bookkeeping --------------------------------------------------------
     def touch(self, key: tuple, mod: Mod, op: str, source: Source, what: str) -> bool:
@@ -481,16 +487,38 @@ class ModStack:
         return cards
 
     # ---- rules --------------------------------------------------------------
-    def apply_rules(self, procedures: list, functions: list) -> tuple[list, list]:
+    def apply_rules(self, procedures: list, functions: list,
+                    reactions: list | None = None) -> tuple[list, list, list]:
+        reactions = list(reactions or [])
         if not self.mods:
-            return procedures, functions
+            return procedures, functions, reactions
         procedures, functions = list(procedures), list(functions)
         for mod in self.mods:
             for entry in mod.procedures:
                 procedures = self._apply_rule(mod, procedures, entry, "procedure")
             for entry in mod.functions:
                 functions = self._apply_rule(mod, functions, entry, "function")
-        return procedures, functions
+            for entry in mod.reactions:
+                reactions = self._apply_rule(mod, reactions, entry, "reaction")
+        return procedures, functions, reactions
+
+    def _extend(self, mod: Mod, current: list, index: int | None, entry: tuple, what: str,
+                src: Source) -> list:
+        """A mod entry that builds on the one of its name: that one stays, under a hidden
+        name (`original`), and the mod's takes the name. Several mods may extend one."""
+        name = entry[0]
+        if index is None:
+            self.report.error(src, "E604", f"there is no {what} '{name}' to extend",
+                              did_you_mean(name, [e[0] for e in current])
+                              or "drop `extends` to add a new " + what)
+            return current
+        layer = sum(1 for e in current if e[0].startswith(name + "@")) + 1
+        hidden = f"{name}@{layer}"  # `@` is no part of a name effect text can write
+        current = list(current)
+        current[index] = (hidden, *current[index][1:])
+        self.bases[id(entry[1])] = hidden
+        self.touched[(what, name)] = _Touch(mod, "add", src)  # later mods may build on it
+        return [*current, entry]
 
     def _apply_rule(self, mod: Mod, current: list, entry: tuple, what: str) -> list:
         name, item, f, _ = entry
@@ -499,6 +527,20 @@ class ModStack:
         index = next((i for i, e in enumerate(current) if e[0] == name), None)
         key = (what, name)
         label = f"{what} '{name}'"
+        if getattr(item, "extends", None):
+            if item.replaces:
+                self.report.error(src, "E610", f"{label} both replaces and extends",
+                                  "keep `extends` to build on the original, or `replaces: true` "
+                                  "to put a new one in its place")
+                return current
+            return self._extend(mod, current, index, entry, what, src)
+        if item.replaces and what != "reaction" and index is not None:
+            # the replaced one stays under a hidden name, for `original`
+            if self.touch(key, mod, "change", src, label):
+                touch = self.touched[key]
+                current = self._extend(mod, current, index, entry, what, src)
+                self.touched[key] = touch
+            return current
         if item.replaces:
             if index is None:
                 self.report.error(src, "E604", f"there is no {label} to replace",

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..interpreter.builtins import ARITY
 from ..interpreter.program import PoolSpec, ProcedureSpec, Program, ZoneSpec
-from ..schemas.content import Board, Card, CardList, PackManifest, RulesFile
+from ..schemas.content import Board, Card, CardList, NumericTrack, PackManifest, RulesFile, TextDef
 from .compiler import Compiler, Symbols
 from .diagnostics import ContentError, Report, Source, did_you_mean
 from .graph import check_graph
@@ -79,6 +79,7 @@ class _Loader:
         self.stats = stats
         self.option_values = options
         self.functions: list = []
+        self.reactions: list = []
         self.mods = ModStack(self, mods or [])
 
     def display(self, path: Path) -> str:
@@ -164,14 +165,34 @@ class _Loader:
                                                               "owner"), "E108",
                                  f"{loc.id}: support owner '{loc.support.owner}' is not a "
                                  "player", did_you_mean(loc.support.owner, players))
+        self.check_bounds(manifest)
         for name, counter in counters.items():
-            if counter.start < 0 and not counter.signed:
+            if counter.start < 0 and not counter.signed and counter.min is None:
                 touch = (self.mods.touched.get(("setup", "counters", name, "start"))
                          or self.mods.touched.get(("setup", "counters", name)))
                 where = touch.source if touch else mf.value_source("counters", name, "start")
                 report.error(where, "E609", f"counter '{name}' starts at {counter.start}, but "
                              "it is not signed, so it never goes below 0",
                              "start it at 0 or more, or declare it `signed: true`")
+
+    def check_bounds(self, manifest: PackManifest) -> None:
+        """A counter or numbered track starts within its bounds, and they are in order."""
+        mf = self.manifest_file
+        items = [("counters", n, c.start, c.min, c.max) for n, c in manifest.counters.items()]
+        items += [("tracks", n, t.min if t.start is None else t.start, t.min, t.max)
+                  for n, t in manifest.tracks.items() if isinstance(t, NumericTrack)]
+        for section, name, start, low, high in items:
+            touch = (self.mods.touched.get(("setup", section, name, "start"))
+                     or self.mods.touched.get(("setup", section, name)))
+            where = touch.source if touch else mf.value_source(section, name)
+            if low is not None and high is not None and low > high:
+                self.report.error(where, "E609", f"{section[:-1]} '{name}': min {low} is "
+                                  f"above max {high}", "swap them")
+            elif (low is not None and start < low) or (high is not None and start > high):
+                self.report.error(where, "E609", f"{section[:-1]} '{name}' starts at {start}, "
+                                  f"outside {low if low is not None else '-∞'}.."
+                                  f"{high if high is not None else '∞'}",
+                                  "start it inside its bounds, or change min/max")
 
     def load_cards(self, manifest: PackManifest, options: dict) -> list[tuple[Card, YamlFile, Any]]:
         out = []
@@ -215,7 +236,10 @@ class _Loader:
                 out.append((name, proc, f, f.data["procedures"][name]))
             for name, fn in rules.functions.items():
                 self.functions.append((name, fn, f, f.data["functions"][name]))
-        out, self.functions = self.mods.apply_rules(out, self.functions)
+            for name, reaction in rules.reactions.items():
+                self.reactions.append((name, reaction, f, f.data["reactions"][name]))
+        out, self.functions, self.reactions = self.mods.apply_rules(
+            out, self.functions, self.reactions)
         self.functions = [fn for fn in self.functions if self.may_define(fn)]
         return out
 
@@ -250,40 +274,58 @@ class _Loader:
         for table in (locations, card_table):
             for attrs in table.values():
                 attributes.update(attrs)
+        numeric = {n: v for n, v in manifest.tracks.items() if isinstance(v, NumericTrack)}
+        texts = {n: v if isinstance(v, TextDef) else TextDef(text=v)
+                 for n, v in manifest.texts.items()}
+        procs = {name: proc for name, proc, _, _ in rules}
         symbols = Symbols(
             players=manifest.players,
-            counters=set(manifest.counters),
+            counters=set(manifest.counters) | set(numeric),
             variables={**manifest.variables, **{f"option_{k}": v for k, v in options.items()}},
             pools={n: p.kind for n, p in manifest.pools.items()},
             locations=locations,
             kinds=kinds,
             zones={n: z.per_player for n, z in manifest.zones.items()},
-            tracks=set(manifest.tracks),
+            tracks=set(manifest.tracks) - set(numeric),
+            numeric_tracks=set(numeric),
+            track_items={i for n, v in manifest.tracks.items() if n not in numeric for i in v},
+            announcements={n: list(a.params) for n, a in manifest.announcements.items()},
+            durations={"game", *manifest.durations} if manifest.durations else {"turn", "game"},
             effects=set(manifest.effects),
             list_effects={n for n, e in manifest.effects.items()
                           if not isinstance(e, str) and e.values == "names"},
             attributes=attributes,
-            procedures={name: list(proc.params) for name, proc, _, _ in rules},
-            defaults={name: set(proc.defaults) for name, proc, _, _ in rules},
-            functions={name: list(fn.params) for name, fn, _, _ in self.functions},
+            procedures={name: self._params(name, procs)[0] for name in procs},
+            defaults={name: set(self._params(name, procs)[1]) for name in procs},
+            functions={**{name: self._fn_params(name, fn) for name, fn, _, _ in self.functions},
+                       **{name: list(text.params) for name, text in texts.items()}},
             cards=set(card_table),
             token_kind=board.travel.kind if board.travel else None,
         )
         comp = Compiler(symbols, self.report)
         functions = {}
         for name, fn, f, node in self.functions:
+            comp.original = self.mods.bases.get(id(fn))
+            params = symbols.functions[name]
             expr = comp.compile_expression(fn.expr, f.text_source(node, "expr"), "fn " + name,
-                                           fn.params)
+                                           params)
             if expr is not None:
-                functions[name] = (list(fn.params), expr)
+                functions[name] = (params, expr)
+        comp.original = None
+        for name, text in texts.items():
+            expr = self.compile_text_def(comp, manifest, name, text)
+            if expr is not None:
+                functions[name] = (list(text.params), expr)
         procedures: dict[str, ProcedureSpec] = {}
+        self._extension_specs: dict[str, ProcedureSpec] = {}
         for name, proc, f, node in rules:
-            src = f.text_source(node, "body")
-            block = comp.compile_text(proc.body, src, name, proc.params)
-            if block is not None:
-                procedures[name] = ProcedureSpec(
-                    block, list(proc.params), str(src), dict(proc.defaults)
-                )
+            spec = self.compile_procedure(comp, name, proc, f, node, procs)
+            if spec is not None:
+                procedures[name] = spec
+        procedures.update(self._extension_specs)
+        reactions = self.compile_reactions(comp, symbols)
+        dispatch = comp.new_block()
+        comp.blocks[dispatch], comp.positions[dispatch] = [("react",)], ["(reactions)"]
         events: dict[int, int] = {}
         self.stats.cards = len(cards)
         for card, f, node in cards:
@@ -311,7 +353,89 @@ class _Loader:
                                procedures, events, options)
         program.functions = functions
         program.agents = self.agents(manifest, functions)
+        program.announcements = dict(symbols.announcements)
+        program.reactions = reactions
+        program.reaction_blocks = list(comp.reaction_blocks)
+        program.dispatch_block = dispatch
+        program.durations = sorted(symbols.durations)
         return program
+
+    # ---- procedures built on others, texts, reactions --------------------
+    def _params(self, name: str, procs: dict) -> tuple[list[str], dict]:
+        """A procedure's parameters and defaults; a mod's extension or replacement that
+        names none has those of the procedure it builds on."""
+        proc = procs[name]
+        base = self.mods.bases.get(id(proc))
+        if base in procs and (not proc.params or getattr(proc, "extends", None)):
+            return self._params(base, procs)
+        return list(proc.params), dict(proc.defaults)
+
+    def _fn_params(self, name: str, fn) -> list[str]:
+        base = self.mods.bases.get(id(fn))
+        if base is not None and not fn.params:
+            for other, g, _, _ in self.functions:
+                if other == base:
+                    return self._fn_params(other, g)
+        return list(fn.params)
+
+    def compile_procedure(self, comp: Compiler, name: str, proc, f, node,
+                          procs: dict) -> ProcedureSpec | None:
+        params, defaults = self._params(name, procs)
+        base = self.mods.bases.get(id(proc))
+        src = f.text_source(node, "body")
+        if getattr(proc, "extends", None) and proc.params and proc.params != params:
+            self.report.error(f.key_source("procedures", name, "params"), "E611",
+                              f"'{name}' takes ({', '.join(params)}); "
+                              "a procedure built on it takes the same parameters",
+                              "leave `params:` out to take them as they are")
+            return None
+        comp.original = base
+        body_name = name if not getattr(proc, "extends", None) else f"{base}.{proc.extends}"
+        block = comp.compile_text(proc.body, src, body_name, params)
+        comp.original = None
+        if block is None:
+            return None
+        extends = getattr(proc, "extends", None)
+        if not extends:
+            return ProcedureSpec(block, params, str(src), defaults)
+        # before/after: the extension and the original, each in its own call
+        symbols_procs = comp.sym.procedures
+        symbols_procs[body_name] = params
+        self._extension_specs[body_name] = ProcedureSpec(block, params, str(src), defaults)
+        args = [(p, ("var", p)) for p in params]
+        calls = [("call", body_name, args), ("call", base, args)]
+        if extends == "after":
+            calls.reverse()
+        for callee in (base, body_name):
+            comp.calls.append((name, callee, src))
+        combined = comp.new_block()
+        comp.blocks[combined], comp.positions[combined] = calls, [str(src)] * 2
+        return ProcedureSpec(combined, params, str(src), defaults)
+
+    def compile_text_def(self, comp: Compiler, manifest, name: str, text) -> tuple | None:
+        """A named text becomes a function whose value is the text, filled in."""
+        where = self.mods.touched.get(("setup", "texts", name))
+        src = where.source if where else self.manifest_file.value_source("texts", name)
+        quoted = '"' + " ".join(text.text.split()).replace('"', '\\"') + '"'
+        return comp.compile_expression(quoted, src, "text " + name, list(text.params))
+
+    def compile_reactions(self, comp: Compiler, symbols) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for name, reaction, f, node in self.reactions:
+            params = symbols.announcements.get(reaction.whenever)
+            if params is None:
+                self.report.error(f.value_source("reactions", name, "whenever"), "E330",
+                                  f"'{reaction.whenever}' is not an announcement of the pack",
+                                  did_you_mean(reaction.whenever, symbols.announcements)
+                                  or "declare it under `announcements:`")
+                continue
+            cond_src = f.text_source(node, "if") if reaction.condition is not None else None
+            block = comp.compile_reaction(reaction.body, f.text_source(node, "body"),
+                                          reaction.condition, cond_src, "reaction " + name,
+                                          params)
+            if block is not None:
+                out.setdefault(reaction.whenever, []).append(block)
+        return out
 
     def agents(self, manifest, functions) -> dict[str, Any]:
         """The agents section, checked: the functions it names exist and take one player."""
@@ -346,7 +470,8 @@ class _Loader:
         return Program(
             name=manifest.name,
             players=list(manifest.players),
-            counters=list(manifest.counters),
+            counters=[*manifest.counters,
+                      *(n for n, v in manifest.tracks.items() if isinstance(v, NumericTrack))],
             variables={**manifest.variables, **{f"option_{k}": v for k, v in options.items()}},
             pools={n: PoolSpec(p.kind, p.pieces) for n, p in manifest.pools.items()},
             locations=locations,
@@ -354,7 +479,11 @@ class _Loader:
             travel_area=travel_area,
             travel_cost=travel_cost,
             zones=zones,
-            tracks={n: list(v) for n, v in manifest.tracks.items()},
+            tracks={n: list(v) for n, v in manifest.tracks.items()
+                    if not isinstance(v, NumericTrack)},
+            bounds=counter_bounds(manifest),
+            numeric_tracks={n: [v.min, v.max] for n, v in manifest.tracks.items()
+                            if isinstance(v, NumericTrack)},
             cards=card_table,
             events=events,
             procedures=procedures,
@@ -370,6 +499,10 @@ class _Loader:
     def initial(self, manifest, board, locations, card_table) -> dict[str, Any]:
         players = manifest.players
         counters = {n: {p: c.start for p in players} for n, c in manifest.counters.items()}
+        for n, track in manifest.tracks.items():
+            if isinstance(track, NumericTrack):
+                start = track.min if track.start is None else track.start
+                counters[n] = {p: start for p in players}
         pools: dict[str, dict[str, list]] = {n: {} for n in manifest.pools}
         default_pool = {}
         for n, p in manifest.pools.items():
@@ -410,3 +543,15 @@ class _Loader:
             "bag_pieces": manifest.bag.pieces if manifest.bag else None,
             "signed": sorted(n for n, c in manifest.counters.items() if c.signed),
         }
+
+
+def counter_bounds(manifest: PackManifest) -> dict[str, list]:
+    """[least, greatest] of every counter and numbered track (None where unbounded)."""
+    bounds = {}
+    for name, c in manifest.counters.items():
+        low = c.min if c.min is not None else (None if c.signed else 0)
+        bounds[name] = [low, c.max]
+    for name, track in manifest.tracks.items():
+        if isinstance(track, NumericTrack):
+            bounds[name] = [track.min, track.max]
+    return bounds

@@ -103,7 +103,7 @@ class Runner:
         started = False
         for i, step in enumerate(sc.steps, 1):
             if step.force is not None:
-                state.forced_cubes.extend(step.force)
+                force(state, step.force)
                 continue
             if step.cards is not None:
                 state.forced_cards.extend(step.cards)
@@ -143,6 +143,16 @@ class Runner:
             problems = check(game, step.expect)
             return "; ".join(problems) if problems else None
         return None
+
+
+def force(state, forced) -> None:
+    """Line up chance: cube colours (a plain list), or cubes, dice rolls and random picks."""
+    if isinstance(forced, list):
+        state.forced_cubes.extend(forced)
+        return
+    state.forced_cubes.extend(forced.cubes)
+    state.forced_rolls.extend(forced.dice)
+    state.forced_picks.extend(forced.picks)
 
 
 def apply_setup(program: Program, state, setup: Setup) -> None:

@@ -1,6 +1,7 @@
 """Functions callable from expressions. Each takes the machine first.
 
-Only `draw_cube` touches chance; every other function only reads the state.
+Only `draw_cube`, `roll` and `random_pick` touch chance; every other function only
+reads the state.
 """
 
 from __future__ import annotations
@@ -191,6 +192,16 @@ def _single_best(scores: dict[str, int]):
     return leaders[0] if len(leaders) == 1 else None
 
 
+def _roll(m, sides):
+    return m.roll(sides)
+
+
+def _random_pick(m, items):
+    if items.__class__ is not list:
+        raise RuleError(f"random_pick needs a list, not {m.show(items)!r}")
+    return m.pick(items)
+
+
 def _fail(m, message):
     raise RuleError(str(message))
 
@@ -225,6 +236,8 @@ BUILTINS = {
     "most_places": _most_places,
     "most_support": _most_support,
     "fail": _fail,
+    "roll": _roll,
+    "random_pick": _random_pick,
 }
 
 # How many arguments each builtin takes (None: any number); checked by the compiler.
@@ -234,5 +247,5 @@ ARITY = {
     "support_total": 2, "held": 2, "empty": 1, "unique": 1, "first": 1, "range": 2,
     "zone_size": 1, "is_card": 1, "fail": 1, "tally": 2, "at": 2, "last": 1, "owner": 2,
     "support": 2, "support_of": 3, "sum_of": 2,
-    "most_places": 2, "most_support": 2,
+    "most_places": 2, "most_support": 2, "roll": 1, "random_pick": 1,
 }

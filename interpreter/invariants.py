@@ -20,10 +20,11 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from .machine import counter_limits
 from .program import Program
 from .state import Frame, GameState, copy_value
 
-PUSHERS = ("call", "event", "if", "for", "repeat", "while", "menu")
+PUSHERS = ("call", "event", "if", "for", "repeat", "while", "menu", "announce", "react")
 DECISIONS = ("choose", "menu")
 
 
@@ -104,16 +105,18 @@ def tables(program: Program, s: GameState) -> Iterator[str]:
 
 
 def counters(program: Program, s: GameState) -> Iterator[str]:
-    signed = set(program.initial.get("signed", ()))
+    lows, highs = counter_limits(program)
     for name, table in s.counters.items():
         problem = _same_keys(f"counters.{name}", table, program.players)
         if problem:
             yield problem
             continue
-        if name not in signed:
-            for who, n in table.items():
-                if n < 0:
-                    yield f"counters.{name}.{who} is {n}; this counter never goes below 0"
+        low, high = lows.get(name), highs.get(name)
+        for who, n in table.items():
+            if low is not None and n < low:
+                yield f"counters.{name}.{who} is {n}; this counter never goes below {low}"
+            elif high is not None and n > high:
+                yield f"counters.{name}.{who} is {n}; this counter never goes above {high}"
     for who, n in s.bag.items():
         if n < 0:
             yield f"bag.{who} is {n}; the bag never holds fewer than 0"
@@ -272,17 +275,58 @@ def marks(program: Program, s: GameState) -> Iterator[str]:
         for who in seen:
             if who not in players:
                 yield f"revealed.{zone}: {who!r} is not a player"
-    for name, who, _, _ in s.effects:
+    for name, who, _, duration in s.effects:
         if name not in program.effects:
             yield f"effects: {name!r} is not an effect the pack declares"
         elif who not in players:
             yield f"effects: {name} is held by {who!r}, who is not a player"
+        else:
+            problem = _duration(program, duration)
+            if problem:
+                yield f"effects: {name} of {who} {problem}"
+    yield from reactions(program, s)
     for colour in s.forced_cubes:
         if colour not in players:
             yield f"forced_cubes: {colour!r} is not a player's colour"
     for card in s.forced_cards:
         if card not in program.cards:
             yield f"forced_cards: {card} is not a card of the pack"
+
+
+def _duration(program: Program, duration: Any) -> str | None:
+    if isinstance(duration, str):
+        if duration in program.durations:
+            return None
+        return f"lasts until the end of {duration!r}, which is no duration of the pack"
+    name, n = duration
+    if name not in program.announcements:
+        return f"counts {name!r}, which the pack does not announce"
+    return None if n >= 1 else f"has {n} announcements left (at least 1 while it lasts)"
+
+
+def reactions(program: Program, s: GameState) -> Iterator[str]:
+    seen = set()
+    blocks = set(program.reaction_blocks)
+    for rid, said, block, _, duration, uses, names in s.reactions:
+        at = f"reactions[{rid}]"
+        if rid in seen or not 1 <= rid <= s.serial:
+            yield f"{at}: the id is repeated or was never given out"
+        elif said not in program.announcements:
+            yield f"{at}: {said!r} is not an announcement of the pack"
+        elif block not in blocks:
+            yield f"{at}: block {block} is no reaction's"
+        elif len(names) != len(program.announcements[said]):
+            yield f"{at}: {len(names)} names for the {said} announcement's values"
+        elif uses is not None and uses < 1:
+            yield f"{at}: {uses} uses left (at least 1 while it lasts)"
+        else:
+            problem = _duration(program, duration)
+            if problem:
+                yield f"{at} {problem}"
+        seen.add(rid)
+    for roll in s.forced_rolls:
+        if roll < 1:
+            yield f"forced_rolls: {roll} is no side of a die"
 
 
 # ---- where the program is paused -------------------------------------------------
@@ -362,6 +406,11 @@ def pushed_by(program: Program, below, f) -> str | None:
         targets = ([program.procedures[ins[1]].block] if op == "call"
                    else list(program.events.values()))
         ok = f.call and f.block in targets
+    elif op == "announce":
+        ok = (not f.call and f.block == program.dispatch_block and f.items is not None
+              and f.var == "@react")
+    elif op == "react":
+        ok = f.call and f.block in program.reaction_blocks
     elif op == "if":
         targets = [b for _, b in ins[1]] + ([ins[2]] if ins[2] is not None else [])
         ok = not f.call and f.block in targets and f.items is None and f.cond is None
@@ -398,7 +447,7 @@ def rederive_pending(program: Program, s: GameState, ops: list) -> str | None:
     Decision instructions only read the state and write their frame's variables and
     `pending`, so the copy shares the state's tables and has its own top frame.
     """
-    from .machine import Machine  # the machine imports nothing of this module
+    from .machine import Machine
 
     saved = s.stack[-1]
     top = Frame(saved.block, copy_value(saved.env), saved.call)

@@ -15,6 +15,7 @@ from .budget import DEFAULT, MAX_TEXT, Budget, too_big
 from .errors import RuleError
 from .expressions import build
 from .program import Program
+from .ops import REACT, REACTION_ID
 from .state import Frame, GameState
 
 # Steps between checks of the work and time budgets (a power of two keeps it cheap).
@@ -41,7 +42,7 @@ class Machine:
         players = program.players
         self.opponents = {a: b for a, b in zip(players, players[1:] + players[:1], strict=True)}
         self.pieces = program.initial.get("bag_pieces")
-        self.signed = set(program.initial.get("signed", ()))
+        self.lows, self.highs = counter_limits(program)
         self.functions = functions_for(program)
 
     # ---- running -------------------------------------------------------
@@ -148,6 +149,47 @@ class Machine:
             if f.call:
                 return
 
+    # ---- announcements -------------------------------------------------
+    def announce(self, name: str, values: dict, f: Frame) -> None:
+        """Run the reactions to an announcement: the rules' own in the order they were
+        loaded (pack, then mods), then lasting ones in the order they started. Counted
+        durations are counted down after the reactions are gathered, so an effect
+        lasting for N announcements still reacts to the Nth."""
+        s = self.s
+        todo = [[block, dict(values)] for block in self.p.reactions.get(name, ())]
+        if s.reactions:
+            params = self.p.announcements[name]
+            for rid, said, block, env, _, _, names in s.reactions:
+                if said == name:
+                    mine = dict(env)
+                    mine.update(zip(names, [values[k] for k in params], strict=True))
+                    mine[REACTION_ID] = rid
+                    todo.append([block, mine])
+        self.count_down(name)
+        if todo:
+            self.charge(len(todo))
+            loop = self.push(self.p.dispatch_block, f.env)
+            loop.var, loop.items = REACT, todo
+            f.env[REACT] = todo[0]
+
+    def count_down(self, name: str) -> None:
+        """One more announcement of `name`: effects and reactions lasting a number of them
+        lose one, and end at zero."""
+        s = self.s
+        for table in (s.effects, s.reactions):
+            at = 3 if table is s.effects else 4
+            if not any(e[at].__class__ is list and e[at][0] == name for e in table):
+                continue
+            kept = []
+            for e in table:
+                d = e[at]
+                if d.__class__ is list and d[0] == name:
+                    d[1] -= 1
+                    if d[1] <= 0:
+                        continue
+                kept.append(e)
+            table[:] = kept
+
     # ---- decisions -----------------------------------------------------
     def decide(self, player: str, prompt: str, options: list[tuple[str, Any]]) -> None:
         """Pause for `player` to pick one of (label, payload) options."""
@@ -186,6 +228,30 @@ class Machine:
             self.push(block, f.env)
 
     # ---- chance --------------------------------------------------------
+    def roll(self, sides: int) -> int:
+        """A die of `sides` faces (1 to sides); a scenario may force the outcomes."""
+        if sides.__class__ is not int or not 1 <= sides <= MAX_SIDES:
+            raise RuleError(f"a die has 1 to {MAX_SIDES:,} sides, not {sides!r}")
+        forced = self.s.forced_rolls
+        if forced:
+            value = forced.pop(0)
+            if not 1 <= value <= sides:
+                raise RuleError(f"forced roll of {value}, but the die has {sides} sides")
+            return value
+        return self.random_below(sides) + 1
+
+    def pick(self, items: list):
+        """One item of a list at random (none from an empty list); a scenario may force it."""
+        if not items:
+            return None
+        forced = self.s.forced_picks
+        if forced:
+            value = forced.pop(0)
+            if value not in items:
+                raise RuleError(f"forced pick of {value!r}, which is not among the items")
+            return value
+        return items[self.random_below(len(items))]
+
     def random_below(self, n: int) -> int:
         self.s.rng, value = rng.below(self.s.rng, n)
         return value
@@ -334,6 +400,17 @@ class Machine:
 
 
 _FUNCTIONS: dict[int, dict] = {}
+MAX_SIDES = 10_000
+
+
+def counter_limits(program: Program) -> tuple[dict, dict]:
+    """Each counter's least and greatest value, where it has one."""
+    if not program.bounds:  # a program made without bounds: unsigned counters stop at 0
+        signed = set(program.initial.get("signed", ()))
+        return {c: 0 for c in program.counters if c not in signed}, {}
+    lows = {c: lo for c, (lo, _) in program.bounds.items() if lo is not None}
+    highs = {c: hi for c, (_, hi) in program.bounds.items() if hi is not None}
+    return lows, highs
 
 
 def functions_for(program: Program) -> dict:

@@ -76,9 +76,20 @@ def hidden(m, key: str) -> bool:
     return spec is not None and (spec.hidden or spec.ordered_secret)
 
 
-def effect(m, env: dict, who: str, name: str, value: Any, duration: str) -> None:
+def effect(m, env: dict, who: str, name: str, value: Any, duration: Any) -> None:
     amount = "" if value is True else f" {place(m, value)}"
-    tell(m, env, f"{player(m, who)} has {words(name)}{amount} until the end of {words(duration)}")
+    tell(m, env, f"{player(m, who)} has {words(name)}{amount} {lasting(duration)}")
+
+
+def lasting(duration: Any) -> str:
+    if isinstance(duration, list):
+        name, n = duration
+        return f"for the next {n} × {words(name)}"
+    return f"until the end of {words(duration)}"
+
+
+def cancelled(m, env: dict, who: str, name: str) -> None:
+    tell(m, env, f"{player(m, who)} no longer has {words(name)}")
 
 
 def token(m, env: dict, who: str, where: str) -> None:

@@ -12,6 +12,10 @@ from .budget import too_big
 from .errors import RuleError
 from .expressions import build, list_size
 from .narration import CAUSE
+from .state import copy_value
+
+REACT = "@react"  # the dispatch loop's variable: [block, variables] of the reaction it runs
+REACTION_ID = "@reaction"  # in a lasting reaction's variables: its id (to spend its uses)
 
 
 class Op:
@@ -72,7 +76,8 @@ class Say(Op):
         self.e = build(e)
 
     def run(self, m, f):
-        m.say(self.e(m, f.env))
+        text = self.e(m, f.env)
+        m.say(text if text.__class__ is str else m.show(text))
 
 
 class Record(Op):
@@ -114,11 +119,15 @@ class Gain(Op):
         if n > 0:
             table = m.s.counters[self.counter]
             who = self.who(m, f.env)
+            before = table[who]
             table[who] += n
             if too_big(table[who]):
                 raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
+            high = m.highs.get(self.counter)
+            if high is not None and table[who] > high:  # a gain stops at the maximum
+                table[who] = max(high, before)
             if CAUSE in f.env:
-                tell.counter(m, f.env, who, self.counter, n)
+                tell.counter(m, f.env, who, self.counter, table[who] - before)
 
 
 class Lose(Op):
@@ -136,7 +145,8 @@ class Lose(Op):
         left = before - max(0, self.n(m, f.env))
         if too_big(left):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
-        table[who] = left if self.counter in m.signed else max(0, left)
+        low = m.lows.get(self.counter)
+        table[who] = left if low is None else max(min(low, before), left)
         if CAUSE in f.env:
             tell.counter(m, f.env, who, self.counter, table[who] - before)
 
@@ -152,7 +162,8 @@ class Pay(Op):
     def run(self, m, f):
         table = m.s.counters[self.counter]
         who, n = self.who(m, f.env), self.n(m, f.env)
-        if table[who] < n:
+        low = m.lows.get(self.counter)
+        if table[who] < n or (low is not None and table[who] - n < min(low, table[who])):
             raise RuleError(f"{who} cannot pay {n} {self.counter} (has {table[who]})")
         if too_big(table[who] - n):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
@@ -324,11 +335,32 @@ class TrackPlace(Op):
             tell.track(m, f.env, self.track, before)
 
 
+class Duration:
+    """How long a lasting effect or reaction lasts: a declared duration's name (ended by
+    `expire`), or a count of announcements (["NAME", n], counted down as they are made)."""
+
+    __slots__ = ("name", "count")
+
+    def __init__(self, spec):
+        if isinstance(spec, str):
+            self.name, self.count = spec, None
+        else:  # ("count", announcement, n)
+            self.name, self.count = spec[1], build(spec[2])
+
+    def value(self, m, env):
+        if self.count is None:
+            return self.name
+        n = self.count(m, env)
+        if n.__class__ is not int or n < 1:
+            raise RuleError(f"a lasting effect must last at least 1 {self.name}, not {n!r}")
+        return [self.name, n]
+
+
 class Effect(Op):
     __slots__ = ("who", "name", "value", "duration")
 
     def __init__(self, who, name, value, duration):
-        self.who, self.name, self.duration = build(who), name, duration
+        self.who, self.name, self.duration = build(who), name, Duration(duration)
         self.value = build(value) if value is not None else None
 
     def run(self, m, f):
@@ -336,9 +368,10 @@ class Effect(Op):
         if value.__class__ is list:  # it stays in the state: it costs its size
             m.charge(list_size(value))
         who = self.who(m, f.env)
-        m.s.effects.append([self.name, who, value, self.duration])
+        duration = self.duration.value(m, f.env)
+        m.s.effects.append([self.name, who, value, duration])
         if CAUSE in f.env:
-            tell.effect(m, f.env, who, self.name, value, self.duration)
+            tell.effect(m, f.env, who, self.name, value, duration)
 
 
 class Expire(Op):
@@ -348,8 +381,103 @@ class Expire(Op):
         self.duration = duration
 
     def run(self, m, f):
-        m.s.effects = [e for e in m.s.effects if e[3] != self.duration]
-        m.s.revealed.clear()
+        s = m.s
+        s.effects = [e for e in s.effects if e[3] != self.duration]
+        if s.reactions:
+            s.reactions = [r for r in s.reactions if r[4] != self.duration]
+        s.revealed.clear()
+
+
+class Cancel(Op):
+    """End the latest lasting effect of one name on one player, whatever its duration."""
+
+    __slots__ = ("name", "who")
+
+    def __init__(self, name, who):
+        self.name, self.who = name, build(who)
+
+    def run(self, m, f):
+        who = self.who(m, f.env)
+        effects = m.s.effects
+        for i in range(len(effects) - 1, -1, -1):
+            if effects[i][0] == self.name and effects[i][1] == who:
+                del effects[i]
+                if CAUSE in f.env:
+                    tell.cancelled(m, f.env, who, self.name)
+                return
+
+
+class Announce(Op):
+    """Announce what happens; the reactions to it then run, one after another."""
+
+    __slots__ = ("name", "args")
+
+    def __init__(self, name, args):
+        self.name = name
+        self.args = [(param, build(e)) for param, e in args]
+
+    def run(self, m, f):
+        values = {param: e(m, f.env) for param, e in self.args}
+        m.announce(self.name, values, f)
+
+
+class Whenever(Op):
+    """Start a lasting reaction: it keeps a copy of the variables where it starts."""
+
+    __slots__ = ("name", "block", "names", "duration", "uses")
+
+    def __init__(self, name, block, names, duration, uses):
+        self.name, self.block, self.names = name, block, list(names)
+        self.duration = Duration(duration)
+        self.uses = build(uses) if uses is not None else None
+
+    def run(self, m, f):
+        s = m.s
+        uses = self.uses(m, f.env) if self.uses is not None else None
+        if uses is not None and (uses.__class__ is not int or uses < 1):
+            raise RuleError(f"a reaction must be usable at least once, not {uses!r} times")
+        env = {k: v for k, v in f.env.items() if k != REACT}
+        m.charge(len(env))
+        s.serial += 1
+        s.reactions.append([s.serial, self.name, self.block, copy_value(env),
+                            self.duration.value(m, f.env), uses, self.names])
+
+
+class React(Op):
+    """The dispatch block's one instruction: run the reaction the loop is at."""
+
+    __slots__ = ()
+
+    def run(self, m, f):
+        block, env = f.env[REACT]
+        m.push(block, copy_value(env), call=True)
+
+
+class Guard(Op):
+    """First instruction of a reaction: its condition, and (for a reaction that is used
+    up) one use spent; a reaction used up or ended before its turn does nothing."""
+
+    __slots__ = ("cond", "spends")
+
+    def __init__(self, cond, spends):
+        self.cond = build(cond) if cond is not None else None
+        self.spends = spends
+
+    def run(self, m, f):
+        if self.cond is not None and not self.cond(m, f.env):
+            m.stop()
+            return
+        if not self.spends:
+            return
+        reactions = m.s.reactions
+        rid = f.env.get(REACTION_ID)
+        for i, r in enumerate(reactions):
+            if r[0] == rid:
+                r[5] -= 1
+                if r[5] <= 0:
+                    del reactions[i]
+                return
+        m.stop()
 
 
 class Event(Op):
@@ -556,7 +684,8 @@ _OPS = {
     "move_token": MoveToken, "transfer": Transfer, "deal": Deal, "shuffle": Shuffle,
     "track_move": TrackMove, "track_swap": TrackSwap, "track_place": TrackPlace,
     "effect": Effect, "expire": Expire, "event": Event, "flip": Flip, "reveal": Reveal,
-    "prevent": Prevent, "if": If, "for": For, "repeat": Repeat, "while": While,
+    "prevent": Prevent, "cancel": Cancel, "announce": Announce, "whenever": Whenever,
+    "react": React, "guard": Guard, "if": If, "for": For, "repeat": Repeat, "while": While,
     "choose": Choose, "menu": Menu,
 }
 

@@ -66,6 +66,18 @@ class Program:
     view: dict[str, Any] = field(default_factory=dict)  # what a board shows (tools read it)
     # What agents and simulations read (value function, margin, places, card uses).
     agents: dict[str, Any] = field(default_factory=dict)
+    # Counter -> [least, greatest] (None: no bound); every change stays inside them.
+    bounds: dict[str, list] = field(default_factory=dict)
+    # Numbered tracks (a marker per player, kept as a counter): name -> [min, max].
+    numeric_tracks: dict[str, list[int]] = field(default_factory=dict)
+    # Announcement -> its parameters; the rules' reactions to each, in load order.
+    announcements: dict[str, list[str]] = field(default_factory=dict)
+    reactions: dict[str, list[int]] = field(default_factory=dict)
+    # Every block a reaction runs (the rules' and lasting ones), and the one block that
+    # runs the reactions to an announcement one after another.
+    reaction_blocks: list[int] = field(default_factory=list)
+    dispatch_block: int = -1
+    durations: list[str] = field(default_factory=lambda: ["game"])
 
     def default_pool(self, kind: str) -> str | None:
         for name, spec in self.pools.items():

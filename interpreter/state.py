@@ -52,6 +52,12 @@ class GameState:
         self.result: dict[str, Any] | None = None
         self.forced_cubes: list[str] = []
         self.forced_cards: list[int] = []
+        self.forced_rolls: list[int] = []
+        self.forced_picks: list = []
+        # Lasting reactions: [id, announcement, block, env, duration, uses left or None,
+        # names the announcement's values take]; `serial` numbers them.
+        self.reactions: list[list] = []
+        self.serial = 0
         self.steps = 0
 
     # ---- serialisation -------------------------------------------------
@@ -88,6 +94,10 @@ class GameState:
             "result": self.result,
             "forced_cubes": self.forced_cubes,
             "forced_cards": self.forced_cards,
+            "forced_rolls": self.forced_rolls,
+            "forced_picks": self.forced_picks,
+            "reactions": self.reactions,
+            "serial": self.serial,
             "steps": self.steps,
         }
 
@@ -103,6 +113,8 @@ class GameState:
             "result", "forced_cubes", "forced_cards", "steps",
         ):
             setattr(s, key, data[key])
+        for key, empty in _SINCE_REACTIONS.items():  # saves made before reactions lack them
+            setattr(s, key, data.get(key, empty()))
         envs = data["envs"]
         s.zones = {k: list(v) for k, v in s.zones.items()}
         for block, pc, env, call, var, items, index, cond, bound in data["stack"]:
@@ -117,6 +129,9 @@ class GameState:
 
     def copy(self) -> GameState:
         return GameState.from_json(self.to_json())
+
+
+_SINCE_REACTIONS = {"forced_rolls": list, "forced_picks": list, "reactions": list, "serial": int}
 
 
 def copy_value(value: Any) -> Any:
@@ -165,5 +180,9 @@ def clone(state: GameState) -> GameState:
     s.result = copy_value(state.result)
     s.forced_cubes = list(state.forced_cubes)
     s.forced_cards = list(state.forced_cards)
+    s.forced_rolls = list(state.forced_rolls)
+    s.forced_picks = copy_value(state.forced_picks)
+    s.reactions = copy_value(state.reactions)
+    s.serial = state.serial
     s.steps = state.steps
     return s

@@ -18,6 +18,36 @@ class Strict(BaseModel):
 class CounterDef(Strict):
     start: int = 0
     signed: bool = Field(False, description="may go below zero (the count is not a limit)")
+    min: int | None = Field(
+        None, description="the least value (default 0, or none for a signed counter); "
+        "a loss stops there",
+    )
+    max: int | None = Field(None, description="the greatest value; a gain stops there")
+    doc: str = ""
+
+
+class NumericTrack(Strict):
+    """A track of numbered spaces with a marker per player (e.g. 0 to 5)."""
+
+    min: int = Field(0, description="the first space")
+    max: int = Field(description="the last space")
+    start: int | None = Field(None, description="where every marker starts (default: min)")
+    doc: str = ""
+
+
+class AnnouncementDef(Strict):
+    """Something the rules announce as it happens (`announce NAME(...)`), that content
+    reacts to with `whenever NAME`."""
+
+    params: list[str] = Field(default_factory=list, description="what is announced with it")
+    doc: str = ""
+
+
+class TextDef(Strict):
+    """A named text the rules say, kept in one place so a mod can reword it."""
+
+    params: list[str] = Field(default_factory=list)
+    text: str = Field(description="the text; {expr} parts are filled in when it is said")
     doc: str = ""
 
 
@@ -168,9 +198,24 @@ class PackManifest(Strict):
     pools: dict[str, PoolDef] = Field(default_factory=dict)
     bag: BagDef | None = None
     zones: dict[str, ZoneDef] = Field(default_factory=dict)
-    tracks: dict[str, list[str]] = Field(default_factory=dict)
+    tracks: dict[str, list[str] | NumericTrack] = Field(
+        default_factory=dict, description="an order of names (first to last), or a numbered "
+        "track {min, max, start} with a marker per player",
+    )
     effects: dict[str, str | EffectDef] = Field(
         default_factory=dict, description="lasting effects: a description, or {doc, values}"
+    )
+    durations: dict[str, str] = Field(
+        default_factory=dict, description="how long lasting effects may last, besides `game`: "
+        "each ends when the rules say `expire NAME effects` (e.g. turn, phase)",
+    )
+    announcements: dict[str, AnnouncementDef] = Field(
+        default_factory=dict, description="what the rules announce (`announce NAME(...)`) "
+        "for content to react to (`whenever NAME`)",
+    )
+    texts: dict[str, str | TextDef] = Field(
+        default_factory=dict, description="named texts the rules say (`say NAME(...)`), so a "
+        "mod can reword them in one place",
     )
     card_fields: dict[str, CardFieldDef] = Field(default_factory=dict)
     options: dict[str, OptionDef] = Field(default_factory=dict)
@@ -239,6 +284,20 @@ class Function(Strict):
     expr: str = Field(description="an expression over the parameters; it changes nothing")
 
 
+class Reaction(Strict):
+    """A rule that reacts to an announcement for the whole game."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    whenever: str = Field(description="the announcement reacted to")
+    condition: str | None = Field(
+        None, alias="if", description="reacts only when this holds (the announcement's "
+        "parameters are names here)",
+    )
+    doc: str = ""
+    body: str
+
+
 class RulesFile(Strict):
     procedures: dict[str, Procedure] = Field(default_factory=dict)
     functions: dict[str, Function] = Field(default_factory=dict)
+    reactions: dict[str, Reaction] = Field(default_factory=dict)

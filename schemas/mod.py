@@ -12,7 +12,21 @@ from typing import Any
 
 from pydantic import Field
 
-from .content import Card, EffectDef, Function, Procedure, Strict
+from typing import Literal
+
+from .content import (
+    AnnouncementDef,
+    Card,
+    EffectDef,
+    Function,
+    NumericTrack,
+    PoolDef,
+    Procedure,
+    Reaction,
+    Strict,
+    TextDef,
+    ZoneDef,
+)
 
 
 class BaseRef(Strict):
@@ -29,6 +43,8 @@ class BaseRef(Strict):
 class CounterChange(Strict):
     start: int | None = None
     signed: bool | None = None
+    min: int | None = Field(None, description="the least value (a loss stops there)")
+    max: int | None = Field(None, description="the greatest value (a gain stops there)")
     doc: str | None = None
 
 
@@ -50,11 +66,23 @@ class SetupChange(Strict):
     )
     variables: dict[str, Any] = Field(default_factory=dict, description="starting values")
     bag: BagChange | None = Field(None, description="e.g. {start: {red: 14}}")
-    tracks: dict[str, list[str]] = Field(
-        default_factory=dict, description="a track's items, first to last (replaced whole)"
+    tracks: dict[str, list[str] | NumericTrack] = Field(
+        default_factory=dict, description="a track's items, first to last (replaced whole), "
+        "or a new numbered track {min, max, start}",
     )
     effects: dict[str, str | EffectDef] = Field(
         default_factory=dict, description="lasting effects a mod's cards or rules need"
+    )
+    zones: dict[str, ZoneDef] = Field(default_factory=dict, description="new zones of cards")
+    pools: dict[str, PoolDef] = Field(default_factory=dict, description="new kinds of support")
+    durations: dict[str, str] = Field(
+        default_factory=dict, description="new durations (the mod's rules expire them)"
+    )
+    announcements: dict[str, AnnouncementDef] = Field(
+        default_factory=dict, description="new announcements the mod's rules make"
+    )
+    texts: dict[str, str | TextDef] = Field(
+        default_factory=dict, description="texts the rules say, reworded or new"
     )
 
 
@@ -112,7 +140,12 @@ class ModCardList(Strict):
 
 class ModProcedure(Procedure):
     replaces: bool = Field(
-        False, description="true: replaces the procedure of the same name (else a new name)"
+        False, description="true: replaces the procedure of the same name (else a new name); "
+        "its body may `do original` to run the one it replaces",
+    )
+    extends: Literal["before", "after"] | None = Field(
+        None, description="before/after: runs this body before or after the procedure of the "
+        "same name, with its parameters; several mods may extend one procedure",
     )
 
 
@@ -120,8 +153,17 @@ class ModFunction(Function):
     replaces: bool = Field(
         False, description="true: replaces the function of the same name (else a new name)"
     )
+    extends: bool = Field(
+        False, description="true: wraps the function of the same name; `original` is its "
+        "value for the same arguments",
+    )
+
+
+class ModReaction(Reaction):
+    replaces: bool = Field(False, description="true: replaces the reaction of the same name")
 
 
 class ModRulesFile(Strict):
     procedures: dict[str, ModProcedure] = Field(default_factory=dict)
     functions: dict[str, ModFunction] = Field(default_factory=dict)
+    reactions: dict[str, ModReaction] = Field(default_factory=dict)

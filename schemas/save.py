@@ -77,7 +77,7 @@ class SaveFile(Shape):
     bag: Table(Int)
     zones: Table(Items(Int))
     tracks: Table(Items(Text))
-    effects: Items(tuple[Text, Value, Value, Text])
+    effects: Items(tuple[Text, Value, Value, Text | tuple[Text, Count]])
     prevented: Items(Int)
     faces: Table(Text)
     revealed: Table(Items(Text))
@@ -89,4 +89,10 @@ class SaveFile(Shape):
     result: Table(Value) | None
     forced_cubes: Items(Text)
     forced_cards: Items(Int)
+    forced_rolls: Items(Int) = ()
+    forced_picks: Items(Value) = ()
+    # [id, announcement, block, env, duration, uses left or null, names]
+    reactions: Items(tuple[Count, Text, Count, Table(Value), Text | tuple[Text, Count],
+                           Count | None, Items(Text)]) = ()
+    serial: Count = 0
     steps: Count

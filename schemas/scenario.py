@@ -61,10 +61,22 @@ class Expect(Strict):
     terminal: bool | None = None
 
 
+class Forced(Strict):
+    """Chance decided in advance: each list is used up in order as the rules draw."""
+
+    cubes: list[str] = Field(default_factory=list, description="colours of the next cubes drawn")
+    dice: list[int] = Field(default_factory=list, description="the next rolls of `roll(N)`")
+    picks: list[Any] = Field(
+        default_factory=list, description="the next items `random_pick` takes (cards by number)"
+    )
+
+
 class Step(Strict):
     """Exactly one of the fields."""
 
-    force: list[str] | None = Field(None, description="colours of the next cubes drawn")
+    force: list[str] | Forced | None = Field(
+        None, description="the next cubes drawn (a list of colours), or {cubes, dice, picks}"
+    )
     cards: list[int] | None = Field(None, description="the next cards dealt, in order")
     do: str | list[str] | None = Field(None, description="action label(s) to take")
     expect: Expect | None = None
