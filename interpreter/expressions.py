@@ -407,7 +407,12 @@ def _fn(name, args):
         m.work += 1  # a function may call itself: each call is work
         if m.work > m.work_limit:
             m.charge(0)
-        return body(m, dict(zip(params, [a(m, env) for a in fs], strict=True)))
+        if len(params) != len(fs):
+            raise RuleError(f"{name}() takes {len(params)} arguments, not {len(fs)}")
+        scope = {}
+        for param, arg in zip(params, fs):  # noqa: B905 - lengths checked above
+            scope[param] = arg(m, env)
+        return body(m, scope)
 
     return f
 

@@ -24,6 +24,7 @@ from .budget import Budget
 from .errors import IllegalAction, RuleError, SaveError
 from .invariants import first_violation
 from .machine import Machine, build_ops
+from .narration import CAUSE
 from .program import Program
 from .state import GameState, clone
 
@@ -251,8 +252,12 @@ class Game:
     def observation(self, player: str) -> dict[str, Any]:
         """What `player` may see: hidden zones of others and deck order are counts only."""
         data = json.loads(self.state.to_json())  # a copy: editing it never touches the game
-        for key in ("rng", "forced_cubes", "forced_cards", "envs", "stack", "history"):
+        for key in ("rng", "forced_cubes", "forced_cards", "forced_rolls", "forced_picks",
+                    "envs", "stack", "history", "serial"):
             data.pop(key, None)
+        # a lasting reaction's variables may hold what its player saw: show what it is only
+        data["reactions"] = [{"announcement": r[1], "card": r[3].get(CAUSE), "lasts": r[4],
+                              "uses": r[5]} for r in self.state.reactions]
         zones = {}
         for key, cards in self.state.zones.items():
             name, _, owner = key.partition(":")

@@ -451,3 +451,13 @@ def test_a_counter_starting_outside_its_bounds_is_a_diagnostic(tmp_path):
 def test_texts_appear_in_the_log(tmp_path: Path):
     game = play(load_pack(make_pack(tmp_path, SPITE)), [])
     assert game.state.log[0] == "== Round 1 =="
+
+
+def test_an_observation_shows_a_lasting_reaction_but_not_the_variables_it_keeps(tmp_path):
+    cards = SPITE.replace("    until end of round:", "    let seen = cards(hand of opponent)\n"
+                          "    until end of round:")
+    game = play(load_pack(make_pack(tmp_path, cards)), ["play Spite"])
+    assert game.state.reactions[0][3]["seen"] == [2, 1]
+    shown = game.observation("bob")["reactions"]
+    assert shown == [{"announcement": "scored", "card": 3, "lasts": "round", "uses": None}]
+    assert "seen" not in str(game.observation("bob"))
