@@ -17,7 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from ..interpreter.errors import IllegalAction, RuleError
-from ..interpreter.game import Game, initial_state
+from ..interpreter.game import Game, initial_state, ops_for
+from ..interpreter.machine import Machine
+from ..interpreter.narration import CAUSE
+from ..interpreter.ops import make_op
+from ..interpreter.state import Frame
 from ..interpreter.program import Program
 from ..schemas.scenario import Expect, Scenario, ScenarioFile, Setup
 from .diagnostics import ContentError, Report, Source
@@ -186,6 +190,8 @@ def apply_setup(program: Program, state, setup: Setup) -> None:
     for track, items in setup.tracks.items():
         state.tracks[track] = list(items)
     state.effects.extend([list(e) for e in setup.effects])
+    for card, who in setup.reactions:
+        start_reactions(program, state, card, who)
     state.prevented.extend(setup.prevented)
     state.faces.update({str(k): v for k, v in setup.faces.items()})
     if setup.bag is not None:
@@ -193,6 +199,21 @@ def apply_setup(program: Program, state, setup: Setup) -> None:
             if pieces is not None:
                 pieces[who] += state.bag.get(who, 0) - n
             state.bag[who] = n
+
+
+def start_reactions(program: Program, state, card: int, who: str) -> None:
+    """Start the lasting reactions card `card`'s event starts, as if `who` had played it."""
+    block = program.events.get(card)
+    if block is None:
+        raise KeyError(f"card {card} has no event")
+    machine = Machine(program, state, ops_for(program))
+    env = {"player": who, "opponent": machine.opponents[who], "card": card, CAUSE: card}
+    frame = Frame(block, env, call=True)
+    started = [ins for ins in program.blocks[block] if ins[0] == "whenever"]
+    if not started:
+        raise KeyError(f"card {card}'s event starts no lasting reaction")
+    for ins in started:
+        make_op(ins).run(machine, frame)
 
 
 def _clear_pool(program: Program, state, pool: str) -> None:
@@ -243,6 +264,13 @@ def check(game: Game, exp: Expect) -> list[str]:
     for name, who in exp.no_effects:
         if (name, who) in active:
             bad.append(f"effect {name} on {who} is still in force")
+    lasting = {(r[1], r[3].get(CAUSE)) for r in s.reactions}
+    for said, card in exp.reactions:
+        if (said, card) not in lasting:
+            bad.append(f"no reaction to {said} from card {card} is in force")
+    for said, card in exp.no_reactions:
+        if (said, card) in lasting:
+            bad.append(f"a reaction to {said} from card {card} is still in force")
     for card in exp.prevented:
         if card not in s.prevented:
             bad.append(f"card {card} is not prevented")

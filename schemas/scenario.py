@@ -24,6 +24,10 @@ class Setup(Strict):
     )
     tracks: dict[str, list[str]] = Field(default_factory=dict)
     effects: list[tuple[str, str, int, str]] = Field(default_factory=list)
+    reactions: list[tuple[int, str]] = Field(
+        default_factory=list, description="[card, player]: the lasting reactions that card's "
+        "event starts for that player are in force (the rest of the event does not run)",
+    )
     prevented: list[int] = Field(default_factory=list)
     faces: dict[int, str] = Field(default_factory=dict)
     bag: dict[str, int] | None = Field(None, description="bag contents (cubes move to/from supply)")
@@ -48,6 +52,11 @@ class Expect(Strict):
         default_factory=list, description="(effect, player) pairs in force"
     )
     no_effects: list[tuple[str, str]] = Field(default_factory=list)
+    reactions: list[tuple[str, int]] = Field(
+        default_factory=list, description="[announcement, card]: a lasting reaction to the "
+        "announcement, started by that card's event, is in force",
+    )
+    no_reactions: list[tuple[str, int]] = Field(default_factory=list)
     prevented: list[int] = Field(default_factory=list)
     faces: dict[int, str] = Field(default_factory=dict, description="card faces, e.g. exhausted")
     revealed: dict[str, list[str]] = Field(
