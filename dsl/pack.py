@@ -17,7 +17,7 @@ from ..schemas.content import Board, Card, CardList, NumericTrack, PackManifest,
 from .compiler import Compiler, Symbols
 from .diagnostics import ContentError, Report, Source, did_you_mean
 from .graph import check_graph
-from .mods import ModStack
+from .mods import ModStack, node_source
 from .validation import check_card_fields, read_cards, validate
 from .view import check_view
 from .yamlsource import YamlFile, confined_entry, read_yaml
@@ -207,6 +207,7 @@ class _Loader:
                     out.extend(read_cards(f, CardList, Card, self.report))
         out = self.mods.apply_cards(out)
         check_card_fields(manifest.card_fields, out, self.report)
+        self.check_card_kinds(manifest, out)
         kept = []
         seen: dict[int, str] = {}
         for card, f, node in out:
@@ -221,6 +222,26 @@ class _Loader:
             seen[card.number] = f.display
             kept.append((card, f, node))
         return kept
+
+    def check_card_kinds(self, manifest: PackManifest, cards: list) -> None:
+        """Declared card kinds: every card's kind and every zone's start is one (E121)."""
+        kinds = manifest.card_kinds
+        if not kinds:
+            return
+        hint = f"kinds: {', '.join(kinds)} (declare a new one under `card_kinds:`)"
+        for card, f, node in cards:
+            if card.kind not in kinds:
+                where = node_source(f, node, "kind") if "kind" in node else \
+                    node_source(f, node, "number")
+                self.report.error(where, "E121", f"card {card.number}: '{card.kind}' is not "
+                                  "a kind of card of the pack",
+                                  did_you_mean(card.kind, kinds) or hint)
+        for name, zone in manifest.zones.items():
+            if zone.start is not None and zone.start not in kinds:
+                self.report.error(self.manifest_file.value_source("zones", name, "start"),
+                                  "E121", f"zone '{name}' starts with '{zone.start}' cards, "
+                                  "which is not a kind of card of the pack",
+                                  did_you_mean(zone.start, kinds) or hint)
 
     def load_rules(self, manifest: PackManifest) -> list[tuple[str, Any, YamlFile, Any]]:
         out = []

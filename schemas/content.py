@@ -218,6 +218,10 @@ class PackManifest(Strict):
         "mod can reword them in one place",
     )
     card_fields: dict[str, CardFieldDef] = Field(default_factory=dict)
+    card_kinds: dict[str, str] = Field(
+        default_factory=dict, description="the kinds of card (name: description); once "
+        "declared, a card's `kind` and a zone's `start` must be one of them",
+    )
     options: dict[str, OptionDef] = Field(default_factory=dict)
     entry: str = "game"
     board: str = "board.yaml"

@@ -84,6 +84,9 @@ class SetupChange(Strict):
     texts: dict[str, str | TextDef] = Field(
         default_factory=dict, description="texts the rules say, reworded or new"
     )
+    card_kinds: dict[str, str] = Field(
+        default_factory=dict, description="new kinds of card (name: description)"
+    )
 
 
 class ModManifest(Strict):

@@ -461,3 +461,18 @@ def test_an_observation_shows_a_lasting_reaction_but_not_the_variables_it_keeps(
     shown = game.observation("bob")["reactions"]
     assert shown == [{"announcement": "scored", "card": 3, "lasts": "round", "uses": None}]
     assert "seen" not in str(game.observation("bob"))
+
+
+def test_declared_card_kinds_refuse_a_misspelt_kind_and_a_mod_adds_one(tmp_path):
+    manifest = __import__("minipack").MANIFEST.replace(
+        "entry: game", "card_kinds: {campaign: \"the deck\"}\nentry: game")
+    cards = SPITE.replace("- {number: 4, title: Four}", "- {number: 4, title: Four, kind: campain}")
+    loaded = check_pack(make_pack(tmp_path, cards, manifest=manifest))
+    found = [d for d in loaded.report.errors if d.code == "E121"]
+    assert found and "campaign" in found[0].hint and (found[0].source.line, found[0].source.column) == (11, 30)
+    pack = make_pack(tmp_path / "ok", SPITE.replace("- {number: 4, title: Four}",
+                                                    "- {number: 4, title: Four, kind: bonus}"),
+                     manifest=manifest)
+    mod = make_mod(tmp_path, "bonus", {}, setup="card_kinds: {bonus: \"bonus cards\"}\n")
+    assert "E121" in codes(check_pack(pack))
+    assert not check_pack(pack, mods=[mod]).report.errors
