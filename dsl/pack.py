@@ -231,7 +231,7 @@ class _Loader:
         hint = f"kinds: {', '.join(kinds)} (declare a new one under `card_kinds:`)"
         for card, f, node in cards:
             if card.kind not in kinds:
-                where = node_source(f, node, "kind") if "kind" in node else \
+                where = value_source(f, node, "kind") if "kind" in node else \
                     node_source(f, node, "number")
                 self.report.error(where, "E121", f"card {card.number}: '{card.kind}' is not "
                                   "a kind of card of the pack",
@@ -564,6 +564,12 @@ class _Loader:
             "bag_pieces": manifest.bag.pieces if manifest.bag else None,
             "signed": sorted(n for n, c in manifest.counters.items() if c.signed),
         }
+
+
+def value_source(f: YamlFile, node: Any, key: str) -> Source:
+    """Position of the value of `key` inside the mapping `node` of file `f`."""
+    line, col = node.lc.value(key)
+    return Source(f.display, line + 1, col + 1)
 
 
 def counter_bounds(manifest: PackManifest) -> dict[str, list]:
