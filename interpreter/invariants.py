@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .program import Program
 from .state import Frame, GameState, copy_value
-from .support import holdings
 
 PUSHERS = ("call", "event", "if", "for", "repeat", "while", "menu")
 DECISIONS = ("choose", "menu")
@@ -136,11 +135,12 @@ def pools(program: Program, s: GameState) -> Iterator[str]:
             elif spec.stacking and not entry:
                 yield f"pools.{name}.{where}: an empty entry (a place without pieces is left out)"
             else:
-                yield from _holding(name, where, holdings(entry), players)
+                pairs = entry.items() if spec.stacking else (entry,)
+                yield from _holding(name, where, pairs, players)
 
 
-def _holding(name: str, where: str, counts: dict, players: set[str]) -> Iterator[str]:
-    for owner, count in counts.items():
+def _holding(name: str, where: str, pairs: Iterable, players: set[str]) -> Iterator[str]:
+    for owner, count in pairs:
         if owner not in players:
             yield f"pools.{name}.{where}: owner {owner!r} is not a player"
         elif count < 1:
@@ -201,7 +201,7 @@ def piece_totals(program: Program, s: GameState, holders: list[str]) -> dict[str
     for name, spec in program.pools.items():
         if spec.pieces:
             for entry in s.pools[name].values():
-                for owner, count in holdings(entry).items():
+                for owner, count in entry.items() if spec.stacking else (entry,):
                     totals[owner] += count
     return totals
 
