@@ -494,7 +494,7 @@ class _Loader:
             counters=[*manifest.counters,
                       *(n for n, v in manifest.tracks.items() if isinstance(v, NumericTrack))],
             variables={**manifest.variables, **{f"option_{k}": v for k, v in options.items()}},
-            pools={n: PoolSpec(p.kind, p.pieces) for n, p in manifest.pools.items()},
+            pools={n: PoolSpec(p.kind, p.pieces, p.stacking) for n, p in manifest.pools.items()},
             locations=locations,
             kinds=kinds,
             travel_area=travel_area,
@@ -524,7 +524,7 @@ class _Loader:
             if isinstance(track, NumericTrack):
                 start = track.min if track.start is None else track.start
                 counters[n] = {p: start for p in players}
-        pools: dict[str, dict[str, list]] = {n: {} for n in manifest.pools}
+        pools: dict[str, dict[str, Any]] = {n: {} for n in manifest.pools}
         default_pool = {}
         for n, p in manifest.pools.items():
             default_pool.setdefault(p.kind, n)
@@ -532,10 +532,12 @@ class _Loader:
             for loc in items:
                 if loc.support is not None and kind in default_pool:
                     pool = default_pool[kind]
-                    pools[pool][loc.id] = [loc.support.owner, loc.support.count]
+                    owner, count = loc.support.owner, loc.support.count
+                    stacking = manifest.pools[pool].stacking
+                    pools[pool][loc.id] = {owner: count} if stacking else [owner, count]
                     pieces = manifest.pools[pool].pieces
                     if pieces:
-                        counters[pieces][loc.support.owner] -= loc.support.count
+                        counters[pieces][owner] -= count
         bag = {p: 0 for p in players}
         if manifest.bag is not None:
             for p, n in manifest.bag.start.items():

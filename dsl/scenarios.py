@@ -23,6 +23,7 @@ from ..interpreter.narration import CAUSE
 from ..interpreter.ops import make_op
 from ..interpreter.state import Frame
 from ..interpreter.program import Program
+from ..interpreter.support import holdings
 from ..schemas.scenario import Expect, Scenario, ScenarioFile, Setup
 from .diagnostics import ContentError, Report, Source
 from .mods import find_mod_root
@@ -165,17 +166,10 @@ def apply_setup(program: Program, state, setup: Setup) -> None:
     for pool in setup.clear:
         _clear_pool(program, state, pool)
     for pool, places in setup.support.items():
-        spec = program.pools[pool]
         for where, held in places.items():
             if where not in program.locations:
                 raise KeyError(f"unknown place {where!r}")
-            old = state.pools[pool].pop(where, None)
-            if old and spec.pieces:
-                state.counters[spec.pieces][old[0]] += old[1]
-            if held:
-                state.pools[pool][where] = [held[0], held[1]]
-                if spec.pieces:
-                    state.counters[spec.pieces][held[0]] -= held[1]
+            _set_support(program, state, pool, where, held)
     for name, values in setup.counters.items():
         state.counters[name].update(values)
     state.tokens.update(setup.tokens)
@@ -216,11 +210,40 @@ def start_reactions(program: Program, state, card: int, who: str) -> None:
         make_op(ins).run(machine, frame)
 
 
+def _set_support(program: Program, state, pool: str, where: str, held: Any) -> None:
+    """Put exactly `held` at `where` ([owner, n] or, in a stacking pool, {player: n}),
+    returning the pieces there before to their players and taking the new ones."""
+    spec = program.pools[pool]
+    counts = _wanted(spec, pool, where, held)
+    old = state.pools[pool].pop(where, None)
+    if spec.pieces:
+        for who, n in holdings(old).items():
+            state.counters[spec.pieces][who] += n
+        for who, n in counts.items():
+            state.counters[spec.pieces][who] -= n
+    if counts:
+        state.pools[pool][where] = counts if spec.stacking else [held[0], held[1]]
+
+
+def _wanted(spec, pool: str, where: str, held: Any) -> dict[str, int]:
+    """The pieces a setup or expectation gives a place, by player; a shape that does not
+    fit the pool's kind is refused (ValueError)."""
+    if not held:
+        return {}
+    if spec.stacking != isinstance(held, dict):
+        form = "{player: count}" if spec.stacking else "[owner, count]"
+        kind = "a stacking" if spec.stacking else "an exclusive"
+        raise ValueError(f"{pool} support in {where}: {pool} is {kind} pool, "
+                         f"so write {form}, not {held!r}")
+    return {p: n for p, n in held.items() if n} if spec.stacking else {held[0]: held[1]}
+
+
 def _clear_pool(program: Program, state, pool: str) -> None:
     spec = program.pools[pool]
-    for owner, n in state.pools[pool].values():
+    for entry in state.pools[pool].values():
         if spec.pieces:
-            state.counters[spec.pieces][owner] += n
+            for owner, n in holdings(entry).items():
+                state.counters[spec.pieces][owner] += n
     state.pools[pool].clear()
 
 
@@ -233,9 +256,18 @@ def check(game: Game, exp: Expect) -> list[str]:
             bad.append(f"{what}: expected {want!r}, got {got!r}")
 
     for pool, places in exp.support.items():
+        spec = game.program.pools[pool]
         for where, want in places.items():
             held = s.pools[pool].get(where)
-            same(f"{pool} support in {where}", held, list(want) if want else None)
+            try:
+                counts = _wanted(spec, pool, where, want)
+            except ValueError as e:
+                bad.append(str(e))
+                continue
+            if spec.stacking:
+                same(f"{pool} support in {where}", holdings(held), counts)
+            else:
+                same(f"{pool} support in {where}", held, list(want) if want else None)
     for name, values in exp.counters.items():
         for who, want in values.items():
             same(f"{name} of {who}", s.counters[name][who], want)

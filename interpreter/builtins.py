@@ -10,6 +10,7 @@ from typing import Any
 
 from .budget import MAX_INT
 from .errors import RuleError
+from .support import leader
 
 
 def _int(value):
@@ -65,13 +66,18 @@ def _face(m, card) -> str:
 
 
 def _support_total(m, pool, who) -> int:
+    """`who`'s pieces of a pool over the whole board."""
+    if pool in m.stacking:
+        return _int(sum(here.get(who, 0) for here in m.s.pools[pool].values()))
     return sum(c for o, c in m.s.pools[pool].values() if o == who)
 
 
 def _held(m, pool, who) -> list[str]:
-    """Locations of a pool where `who` has support, in board order."""
+    """Locations of a pool that `who` leads (exclusive: has support), in board order."""
     held = m.s.pools[pool]
     kind = m.p.pools[pool].kind
+    if pool in m.stacking:
+        return [loc for loc in m.p.kinds[kind] if loc in held and leader(held[loc]) == who]
     return [loc for loc in m.p.kinds[kind] if loc in held and held[loc][0] == who]
 
 
@@ -140,17 +146,25 @@ def _last(m, items):
 
 
 def _owner(m, pool, where):
+    """The leader at `where`: the owner, or in a stacking pool whoever has strictly most."""
     held = m.s.pools[pool].get(where)
+    if pool in m.stacking:
+        return leader(held) if held else None
     return held[0] if held else None
 
 
 def _support(m, pool, where) -> int:
+    """All the pieces at `where`, whoever's they are."""
     held = m.s.pools[pool].get(where)
+    if pool in m.stacking:
+        return _int(sum(held.values())) if held else 0
     return held[1] if held else 0
 
 
 def _support_of(m, pool, who, where) -> int:
     held = m.s.pools[pool].get(where)
+    if pool in m.stacking:
+        return held.get(who, 0) if held else 0
     return held[1] if held and held[0] == who else 0
 
 
@@ -168,22 +182,33 @@ def _sum_of(m, items, name) -> int:
 
 def _most_places(m, pool, places):
     """The player leading more of `places` in `pool`; none on a tie."""
-    return _single_best(_owned(m, pool, places, lambda count: 1))
-
-
-def _most_support(m, pool, places):
-    """The player with more support in `pool` across `places`; none on a tie."""
-    return _single_best(_owned(m, pool, places, lambda count: count))
-
-
-def _owned(m, pool, places, weigh) -> dict[str, int]:
     held = m.s.pools[pool]
     scores = {p: 0 for p in m.p.players}
+    stacking = pool in m.stacking
     for where in places or []:
         here = held.get(where)
         if here is not None:
-            scores[here[0]] += weigh(here[1])
-    return scores
+            first = leader(here) if stacking else here[0]
+            if first is not None:
+                scores[first] += 1
+    return _single_best(scores)
+
+
+def _most_support(m, pool, places):
+    """The player with more of their own support in `pool` across `places`; none on a tie."""
+    held = m.s.pools[pool]
+    scores = {p: 0 for p in m.p.players}
+    stacking = pool in m.stacking
+    for where in places or []:
+        here = held.get(where)
+        if here is None:
+            continue
+        if stacking:
+            for who, n in here.items():
+                scores[who] += n
+        else:
+            scores[here[0]] += here[1]
+    return _single_best(scores)
 
 
 def _single_best(scores: dict[str, int]):

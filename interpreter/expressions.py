@@ -12,6 +12,7 @@ from typing import Any
 
 from .budget import MAX_INT, MAX_ITEMS, MAX_TEXT
 from .errors import RuleError
+from .support import leader
 
 Closure = Callable[[Any, dict], Any]
 
@@ -123,7 +124,9 @@ def _leader(pool, loc):
         where = loc_f(m, env)
         name = pool or m.p.default_pool(m.p.locations[where]["kind"])
         held = m.s.pools[name].get(where)
-        return held[0] if held else None
+        if not held:
+            return None
+        return leader(held) if name in m.stacking else held[0]
 
     return f
 
@@ -133,7 +136,11 @@ def _support_of(pool, who, loc):
 
     def f(m, env):
         held = m.s.pools[pool].get(loc_f(m, env))
-        return held[1] if held and held[0] == w(m, env) else 0
+        if not held:
+            return 0
+        if pool in m.stacking:
+            return held.get(w(m, env), 0)
+        return held[1] if held[0] == w(m, env) else 0
 
     return f
 
@@ -143,7 +150,14 @@ def _support_at(pool, loc):
 
     def f(m, env):
         held = m.s.pools[pool].get(loc_f(m, env))
-        return held[1] if held else 0
+        if not held:
+            return 0
+        if pool not in m.stacking:
+            return held[1]
+        total = sum(held.values())
+        if total > MAX_INT:
+            raise RuleError(f"{pool} support at a place went past the 64-bit limit")
+        return total
 
     return f
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .machine import counter_limits
@@ -123,16 +123,31 @@ def counters(program: Program, s: GameState) -> Iterator[str]:
 
 
 def pools(program: Program, s: GameState) -> Iterator[str]:
+    """Each entry has its pool's shape ([owner, count] or {player: count}), stands on a
+    place of the pool's kind, and holds at least one piece of each player named."""
     players = set(program.players)
     for name, held in s.pools.items():
-        places = set(program.kinds.get(program.pools[name].kind, ()))
-        for where, (owner, count) in held.items():
+        spec = program.pools[name]
+        places = set(program.kinds.get(spec.kind, ()))
+        for where, entry in held.items():
             if where not in places:
-                yield f"pools.{name}: {where!r} is not a place of kind {program.pools[name].kind}"
-            elif owner not in players:
-                yield f"pools.{name}.{where}: owner {owner!r} is not a player"
-            elif count < 1:
-                yield f"pools.{name}.{where}: {count} pieces (an entry holds at least 1)"
+                yield f"pools.{name}: {where!r} is not a place of kind {spec.kind}"
+            elif (entry.__class__ is dict) != spec.stacking:
+                form = "{player: count}" if spec.stacking else "[owner, count]"
+                yield f"pools.{name}.{where}: this pool holds {form}, not {entry!r}"
+            elif spec.stacking and not entry:
+                yield f"pools.{name}.{where}: an empty entry (a place without pieces is left out)"
+            else:
+                pairs = entry.items() if spec.stacking else (entry,)
+                yield from _holding(name, where, pairs, players)
+
+
+def _holding(name: str, where: str, pairs: Iterable, players: set[str]) -> Iterator[str]:
+    for owner, count in pairs:
+        if owner not in players:
+            yield f"pools.{name}.{where}: owner {owner!r} is not a player"
+        elif count < 1:
+            yield f"pools.{name}.{where}: {count} pieces of {owner} (an entry holds at least 1)"
 
 
 # ---- pieces -------------------------------------------------------------------
@@ -188,8 +203,9 @@ def piece_totals(program: Program, s: GameState, holders: list[str]) -> dict[str
             totals[p] += s.counters[name][p]
     for name, spec in program.pools.items():
         if spec.pieces:
-            for owner, count in s.pools[name].values():
-                totals[owner] += count
+            for entry in s.pools[name].values():
+                for owner, count in entry.items() if spec.stacking else (entry,):
+                    totals[owner] += count
     return totals
 
 

@@ -43,6 +43,9 @@ class Machine:
         self.opponents = {a: b for a, b in zip(players, players[1:] + players[:1], strict=True)}
         self.pieces = program.initial.get("bag_pieces")
         self.lows, self.highs = counter_limits(program)
+        # Pools whose places hold every player's pieces ({player: count}); the others are
+        # exclusive ([owner, count]). Readers of support branch on this set once per call.
+        self.stacking = frozenset(n for n, spec in program.pools.items() if spec.stacking)
         self.functions = functions_for(program)
 
     # ---- running -------------------------------------------------------
@@ -284,8 +287,12 @@ class Machine:
 
     # ---- support -------------------------------------------------------
     def place(self, pool: str, who: str, where: str, n: int) -> None:
-        """Gain n exclusive support: opposing pieces are removed first, one for one."""
+        """Gain n support. Exclusive pools: opposing pieces are removed first, one for one;
+        stacking pools: the pieces join whatever is there."""
         if n <= 0:
+            return
+        if pool in self.stacking:
+            self._stack(pool, who, where, n)
             return
         held = self.s.pools[pool]
         pieces = self.p.pools[pool].pieces
@@ -312,8 +319,27 @@ class Machine:
             if pieces and too_big(counters[pieces][who]):
                 raise RuleError(f"{pieces} of {who} would pass the 64-bit limit")
 
+    def _stack(self, pool: str, who: str, where: str, n: int) -> None:
+        held = self.s.pools[pool]
+        here = held.get(where)
+        total = (here.get(who, 0) if here else 0) + n
+        if too_big(total):
+            raise RuleError(f"support at {where} would pass the 64-bit limit")
+        pieces = self.p.pools[pool].pieces
+        if pieces:
+            counters = self.s.counters[pieces]
+            if too_big(counters[who] - n):
+                raise RuleError(f"{pieces} of {who} would pass the 64-bit limit")
+            counters[who] -= n
+        if here is None:
+            held[where] = {who: total}
+        else:
+            here[who] = total
+
     def remove(self, pool: str, who: str, where: str, n: int) -> int:
         """Lose up to n support; never more than is there. Returns how many went."""
+        if pool in self.stacking:
+            return self._unstack(pool, who, where, n)
         held = self.s.pools[pool]
         here = held.get(where)
         if here is None or here[0] != who or n <= 0:
@@ -325,6 +351,24 @@ class Machine:
             self.s.counters[pieces][who] += k
         if here[1] == 0:
             del held[where]
+        return k
+
+    def _unstack(self, pool: str, who: str, where: str, n: int) -> int:
+        held = self.s.pools[pool]
+        here = held.get(where)
+        have = here.get(who, 0) if here else 0
+        if have <= 0 or n <= 0:
+            return 0
+        k = min(n, have)
+        if k == have:
+            del here[who]
+            if not here:
+                del held[where]
+        else:
+            here[who] = have - k
+        pieces = self.p.pools[pool].pieces
+        if pieces:
+            self.s.counters[pieces][who] += k
         return k
 
     # ---- cards ---------------------------------------------------------

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .support import holdings
+
 CAUSE = "@cause"  # not a name the effect language can write, so no rule can clash with it
 
 
@@ -38,13 +40,17 @@ def counter(m, env: dict, who: str, name: str, change: int) -> None:
         tell(m, env, f"{player(m, who)} {verb} {abs(change)} {words(name)}")
 
 
-def support(m, env: dict, pool: str, where: str, before: list | None) -> None:
+def support(m, env: dict, pool: str, where: str, before: Any) -> None:
     after = m.s.pools[pool].get(where)
     if before == after:
         return
 
-    def holding(h: list | None) -> str:
-        return f"{player(m, h[0])} {h[1]}" if h else "none"
+    def holding(h: Any) -> str:
+        """`Ann 2`, or for a stacking pool every player's pieces: `Ann 2, Bob 1`."""
+        counts = holdings(h)
+        seats = m.p.players
+        order = [p for p in seats if p in counts] + [p for p in counts if p not in seats]
+        return ", ".join(f"{player(m, p)} {counts[p]}" for p in order) or "none"
 
     card = m.p.cards.get(env[CAUSE])
     head = f"  {words(pool)} support in {place(m, where)}: "

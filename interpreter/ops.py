@@ -172,6 +172,11 @@ class Pay(Op):
             tell.counter(m, f.env, who, self.counter, -n)
 
 
+def _copy(here):
+    """A place's support before a change (either pool shape), for narration."""
+    return here.copy() if here else None
+
+
 class Place(Op):
     __slots__ = ("n", "pool", "who", "loc")
 
@@ -181,7 +186,7 @@ class Place(Op):
     def run(self, m, f):
         env = f.env
         pool, where = self.pool(m, env), self.loc(m, env)
-        before = list(m.s.pools[pool].get(where) or []) or None
+        before = _copy(m.s.pools[pool].get(where))
         m.place(pool, self.who(m, env), where, self.n(m, env))
         if CAUSE in env:
             tell.support(m, env, pool, where, before)
@@ -196,7 +201,7 @@ class Remove(Op):
     def run(self, m, f):
         env = f.env
         pool, where = self.pool(m, env), self.loc(m, env)
-        before = list(m.s.pools[pool].get(where) or []) or None
+        before = _copy(m.s.pools[pool].get(where))
         m.remove(pool, self.who(m, env), where, self.n(m, env))
         if CAUSE in env:
             tell.support(m, env, pool, where, before)

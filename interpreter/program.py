@@ -18,10 +18,13 @@ Expression = tuple
 
 @dataclass
 class PoolSpec:
-    """Locations of one kind holding exclusive support (only one owner at a time)."""
+    """Locations of one kind holding support: exclusive (one owner at a time, held in the
+    state as `[owner, count]`) or stacking (every player's pieces side by side, held as
+    `{player: count}` with only players who have pieces there)."""
 
     kind: str
     pieces: str | None = None  # counter the pieces come from and return to (None: markers)
+    stacking: bool = False
 
 
 @dataclass

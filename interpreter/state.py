@@ -36,7 +36,7 @@ class GameState:
         self.rng = 0
         self.vars: dict[str, Any] = {}
         self.counters: dict[str, dict[str, int]] = {}
-        self.pools: dict[str, dict[str, list]] = {}
+        self.pools: dict[str, dict[str, Any]] = {}  # [owner, n] or {player: n} by kind
         self.tokens: dict[str, str] = {}
         self.bag: dict[str, int] = {}
         self.zones: dict[str, list[int]] = {}
@@ -155,7 +155,7 @@ def clone(state: GameState) -> GameState:
     s.rng = state.rng
     s.vars = copy_value(state.vars)
     s.counters = {k: dict(v) for k, v in state.counters.items()}
-    s.pools = {k: {loc: list(h) for loc, h in v.items()} for k, v in state.pools.items()}
+    s.pools = {k: {loc: h.copy() for loc, h in v.items()} for k, v in state.pools.items()}
     s.tokens = dict(state.tokens)
     s.bag = dict(state.bag)
     s.zones = {k: list(v) for k, v in state.zones.items()}

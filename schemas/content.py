@@ -54,6 +54,11 @@ class TextDef(Strict):
 class PoolDef(Strict):
     kind: str = Field(description="the kind of location holding this support")
     pieces: str | None = Field(None, description="counter the pieces come from (none: markers)")
+    stacking: bool = Field(
+        False, description="every player's pieces sit side by side in a place (the leader is "
+        "whoever has strictly the most); false: one owner per place, and placing an opponent's "
+        "support first removes the owner's pieces one for one",
+    )
     doc: str = ""
 
 

@@ -72,7 +72,7 @@ class SaveFile(Shape):
     rng: Annotated[StrictInt, Field(ge=0, le=2**64 - 1)]
     vars: Table(Value)
     counters: Table(Table(Int))
-    pools: Table(Table(tuple[Text, Int]))
+    pools: Table(Table(tuple[Text, Int] | Table(Int)))  # exclusive [owner, n]; stacking {p: n}
     tokens: Table(Text)
     bag: Table(Int)
     zones: Table(Items(Int))

@@ -11,12 +11,18 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# One place's support: [owner, count] (exclusive pool), {player: count} (stacking), or none.
+Held = tuple[str, int] | dict[str, int] | None
+
+
 class Setup(Strict):
     """Changes applied to the pack's initial state before anything runs."""
 
     vars: dict[str, Any] = Field(default_factory=dict, description="turn, phase, initiative...")
     clear: list[str] = Field(default_factory=list, description="pools to empty first")
-    support: dict[str, dict[str, tuple[str, int] | None]] = Field(default_factory=dict)
+    support: dict[str, dict[str, Held]] = Field(
+        default_factory=dict, description="support per pool and place: [owner, count] in an "
+        "exclusive pool, {player: count} in a stacking one; null empties the place")
     counters: dict[str, dict[str, int]] = Field(default_factory=dict)
     tokens: dict[str, str] = Field(default_factory=dict)
     zones: dict[str, list[int]] = Field(
@@ -39,7 +45,9 @@ class Run(Strict):
 
 
 class Expect(Strict):
-    support: dict[str, dict[str, tuple[str, int] | None]] = Field(default_factory=dict)
+    support: dict[str, dict[str, Held]] = Field(
+        default_factory=dict, description="support per pool and place: [owner, count] in an "
+        "exclusive pool, {player: count} in a stacking one; null: nobody's")
     counters: dict[str, dict[str, int]] = Field(default_factory=dict)
     tokens: dict[str, str] = Field(default_factory=dict)
     vars: dict[str, Any] = Field(default_factory=dict)

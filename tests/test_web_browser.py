@@ -4,11 +4,13 @@ folder (printed); load and action times are printed, not asserted (see README)."
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,19 +33,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server():
+@contextmanager
+def serve(app):
     port = free_port()
-    app = create_app()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not srv.started and time.monotonic() < deadline:
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}", app
+    yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture
+def server():
+    app = create_app()
+    with serve(app) as base:
+        yield base, app
 
 
 @pytest.fixture
@@ -212,3 +220,29 @@ def test_two_seat_pages_each_show_only_their_own_hand(server, browser):
     assert '"hands"' in sent_to_kennedy
     assert not any(t.split(" ", 1)[1] in sent_to_kennedy for t in nixon_titles)
     assert pages["kennedy"].evaluate("document.body.dataset.viewer") == "kennedy"
+
+
+def test_a_stacking_pool_shows_every_players_pieces(browser, tmp_path):
+    """The tiny pack of test_stacking_pools, its towns drawn on a map: each place lists
+    every player's pieces, in a list (halls, exclusive) and on the map (towns, stacking)."""
+    from test_stacking_pools import write_pack  # the tests folder is on the import path
+
+    pack = write_pack(tmp_path / "hamlets")
+    shapes = {t: {"path": f"M{x} 0 h40 v40 h-40 Z", "label": [x + 20, 20]}
+              for x, t in ((0, "north"), (50, "south"), (100, "east"))}
+    (pack / "towns.json").write_text(json.dumps({"width": 150, "height": 50, "shapes": shapes}))
+    manifest = pack / "pack.yaml"
+    listed, drawn = "pool: voters, names: name", "pool: voters, map: towns.json"
+    manifest.write_text(manifest.read_text().replace(listed, drawn))
+    app = create_app(pack)
+    with serve(app) as base:
+        game = new_game(app, {"ann": "human", "bob": "human", "cy": "human"})
+        page = browser.new_page()
+        page.goto(seat_url(base, game, "table"))
+        settle(page)
+        south = page.locator("svg.map path[data-place=south]")
+        assert "South Town — Ann 2, Bob 1" in south.locator("title").text_content()
+        labels = page.locator("svg.map text").all_text_contents()
+        assert "2 1" in labels  # ann's 2 and bob's 1 under the south label
+        hall = page.locator(".place[data-place=hall] .support").inner_text()
+        assert hall == "B1"

@@ -24,6 +24,7 @@ from ..interpreter import rng
 from ..interpreter.errors import IllegalAction, RuleError
 from ..interpreter.game import Game
 from ..interpreter.program import Program
+from ..interpreter.support import holdings, leader
 from ..schemas.log import FORMAT, FORMAT_VERSION, ModRef, PackRef, SessionLog
 from .agents import AGENTS, Agent
 from .failures import INTERRUPTED, InputError, UsageError
@@ -399,11 +400,12 @@ def seat_table(program: Program, recorded: dict[str, str], given: dict[str, str]
 
 # ---- what is printed ----------------------------------------------------------------
 def final_map(game: Game) -> str:
-    """Each player's places in the first pool (for 1960: the states they carry)."""
+    """Each player's places in the first pool, those the player leads."""
     s = game.state
     pool = next(iter(s.pools))
     lines = ["== Final map =="]
     for player in game.program.players:
-        places = sorted(w for w, (o, _) in s.pools[pool].items() if o == player)
+        places = sorted(w for w, entry in s.pools[pool].items()
+                        if leader(holdings(entry)) == player)
         lines.append(f"{player}: {' '.join(places)}")
     return "\n".join(lines)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ...interpreter.game import Game
 from ...interpreter.program import Program
+from ...interpreter.support import holdings
 
 DISCOVERY_GAMES = 20  # random games played to find the action space when a pack declares none
 
@@ -52,8 +53,8 @@ class Layout:
             table = obs["counters"].get(name, {})
             out.extend(float(table.get(p, 0)) for p in self.players)
         for pool, where in self.places:
-            owner, count = obs["pools"].get(pool, {}).get(where, (None, 0))
-            out.extend(float(count) if owner == p else 0.0 for p in self.players)
+            counts = holdings(obs["pools"].get(pool, {}).get(where))
+            out.extend(float(counts.get(p, 0)) for p in self.players)
         card_index = {c: i for i, c in enumerate(self.cards)}
         seen = [0.0] * (len(self.zones) * len(self.cards))
         for z, key in enumerate(self.zones):

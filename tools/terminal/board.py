@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...interpreter.game import Game
+from ...interpreter.support import holdings
 from .look import place_name, player_marks, player_name, player_style, shown
 
 WIDE = 110
@@ -157,12 +158,17 @@ def locations_of(game: Game, group: dict) -> list[str]:
 
 
 def support_text(game: Game, obs: dict, pool: str, where: str) -> Text:
-    held = obs["pools"][pool].get(where)
-    if not held:
+    """The owner's mark and count (`K3`); in a stacking pool each player's, in seat order."""
+    counts = holdings(obs["pools"][pool].get(where))
+    if not counts:
         return Text("·", style="dim")
-    owner, count = held
-    return Text(f"{player_marks(game.program)[owner]}{count}",
-                style=player_style(game.program, owner))
+    program = game.program
+    text = Text()
+    for who in [p for p in program.players if p in counts]:
+        if text:
+            text.append(" ")
+        text.append(f"{player_marks(program)[who]}{counts[who]}", style=player_style(program, who))
+    return text
 
 
 def cell(game: Game, obs: dict, group: dict, where: str, name: str, name_width: int,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...interpreter.game import Game
+from ...interpreter.support import holdings, leader
 from ..terminal.board import grouped, locations_of, value_of
 from ..terminal.choices import options_of, sections
 from ..terminal.look import place_name, player_name, shown
@@ -53,16 +54,26 @@ def location_group(game: Game, obs: dict, group: dict) -> dict[str, Any]:
         "title": group["title"],
         "map": group.get("map"),
         "ordered": bool(group.get("order")),
+        "stacking": program.pools[group["pool"]].stacking,
         "sections": [{"name": name, "places": members}
                      for name, members in grouped(program, places, group.get("by"))],
         "places": {w: {"name": place_name(program, w), "short": place_name(program, w)
                        if by_name else w,
                        "value": program.locations[w].get(group["value"])
                        if group.get("value") else None,
-                       "owner": (pool.get(w) or [None, 0])[0],
-                       "count": (pool.get(w) or [None, 0])[1]}
+                       **support_at(program, pool.get(w))}
                    for w in places},
     }
+
+
+def support_at(program, entry: Any) -> dict[str, Any]:
+    """One place's support for the page: `owner` (the leader, or none) with `count` (the
+    leader's pieces), and `holders`, each player's pieces in seat order (a stacking pool
+    may list several)."""
+    counts = holdings(entry)
+    owner = leader(counts)
+    return {"owner": owner, "count": counts.get(owner, 0) if owner else 0,
+            "holders": [[p, counts[p]] for p in program.players if p in counts]}
 
 
 def card(game: Game, number: int) -> dict[str, Any]:

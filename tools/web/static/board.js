@@ -134,7 +134,7 @@ function choosablePlaces() {
 }
 
 function fill(place) {
-  if (!place.owner) return "#d8d4c8";
+  if (!place.owner) return place.holders.length ? "#b3ae9f" : "#d8d4c8";  // a tie, or nobody
   const alpha = Math.min(1, 0.28 + 0.18 * place.count);
   const hex = colour(place.owner);
   return hex.startsWith("#") && hex.length === 7
@@ -151,7 +151,7 @@ function drawMap(group, map) {
     if (!shape) continue;
     const options = choosable[id];
     const tip = `${place.name}${place.value !== null ? ` (${place.value})` : ""}` +
-      (place.owner ? ` — ${nameOf(place.owner)} ${place.count}` : "") +
+      (place.holders.length ? ` — ${place.holders.map(([p, n]) => `${nameOf(p)} ${n}`).join(", ")}` : "") +
       (options ? `\n${options.map((o) => o.label + (o.note ? ` — ${o.note}` : "")).join("\n")}` : "");
     const path = el("svg:path", { d: shape.path, fill: fill(place), "data-place": id,
       class: options ? "choosable" : null,
@@ -160,8 +160,13 @@ function drawMap(group, map) {
     svg.append(path);
     const [x, y] = shape.label;
     labels.push(el("svg:text", { x, y }, `${id}${place.value !== null ? " " + place.value : ""}`));
-    if (place.owner) labels.push(el("svg:text", { x, y: y + 10, style: "font-weight:700" },
-      `${place.count}`));
+    if (group.stacking && place.holders.length) {
+      labels.push(el("svg:text", { x, y: y + 10, style: "font-weight:700" },
+        ...place.holders.map(([p, n], i) => el("svg:tspan", { fill: colour(p),
+          text: `${i ? " " : ""}${n}` }))));
+    } else if (place.owner) {
+      labels.push(el("svg:text", { x, y: y + 10, style: "font-weight:700" }, `${place.count}`));
+    }
   }
   svg.append(...labels);
   Object.entries(ui.state.board.tokens).forEach(([player, where], n) => {
@@ -195,8 +200,7 @@ function drawGroups(board) {
           const p = group.places[id];
           row.append(el("span", { class: "place", "data-place": id },
             `${group.ordered ? n + 1 + ". " : ""}${p.short}${p.value !== null ? " " + p.value : ""}`,
-            el("span", { class: "support", style: `color:${colour(p.owner)}`,
-              text: p.owner ? `${nameOf(p.owner)[0]}${p.count}` : "·" })));
+            support(group, p)));
         });
         box.append(row);
       }
@@ -204,6 +208,20 @@ function drawGroups(board) {
     parts.push(box);
   }
   $("groups").replaceChildren(...parts);
+}
+
+// A place's support in a list: the owner's initial and count (`K3`), or in a stacking pool
+// every player's, each in their colour.
+function support(group, place) {
+  if (!place.holders.length) {
+    return el("span", { class: "support", style: `color:${colour(null)}`, text: "·" });
+  }
+  if (!group.stacking) {
+    return el("span", { class: "support", style: `color:${colour(place.owner)}`,
+      text: `${nameOf(place.owner)[0]}${place.count}` });
+  }
+  return el("span", { class: "support" }, ...place.holders.map(([p, n], i) =>
+    el("span", { style: `color:${colour(p)}`, text: `${i ? " " : ""}${nameOf(p)[0]}${n}` })));
 }
 
 function cardTip(card) {
