@@ -41,10 +41,27 @@ class ZoneDef(Strict):
     doc: str = ""
 
 
-class CardFieldDef(Strict):
-    type: Literal["int", "str", "name"] = "str"
-    values: list[str] | None = None
+class FieldDef(Strict):
+    """A declared field of a card or a location: its type and the values it may take."""
+
+    type: Literal["int", "str", "name", "list"] = Field(
+        "str", description="int, str, name (letters, digits, '_'), or list (of `items`)"
+    )
+    items: Literal["int", "str", "name"] | None = Field(
+        None, description="the type of each element of a list field (default: str)"
+    )
+    values: list[int | str] | None = Field(
+        None, description="the allowed values (of each element, for a list field)"
+    )
+    kind_of: str | None = Field(
+        None, description="a kind of location: the value (or each element) is the id of a "
+        "location of that kind; `values` then adds further allowed values",
+    )
     optional: bool = True
+    doc: str = ""
+
+
+class CardFieldDef(FieldDef):
     kinds: list[str] | None = Field(
         None, description="the card kinds that have this field (default: every kind)"
     )
@@ -173,6 +190,11 @@ class PackManifest(Strict):
         default_factory=dict, description="lasting effects: a description, or {doc, values}"
     )
     card_fields: dict[str, CardFieldDef] = Field(default_factory=dict)
+    board_fields: dict[str, dict[str, FieldDef]] = Field(
+        default_factory=dict, description="per kind of location, the fields its locations may "
+        "have besides id, name and support: {KIND: {FIELD: {type, ...}}}; a kind not listed "
+        "may have any fields",
+    )
     options: dict[str, OptionDef] = Field(default_factory=dict)
     entry: str = "game"
     board: str = "board.yaml"

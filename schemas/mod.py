@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import Field
 
-from .content import Card, EffectDef, Function, Procedure, Strict
+from .content import Card, CardFieldDef, EffectDef, FieldDef, Function, Procedure, Strict
 
 
 class BaseRef(Strict):
@@ -55,6 +55,13 @@ class SetupChange(Strict):
     )
     effects: dict[str, str | EffectDef] = Field(
         default_factory=dict, description="lasting effects a mod's cards or rules need"
+    )
+    card_fields: dict[str, CardFieldDef] = Field(
+        default_factory=dict, description="card fields a mod's cards use, or changed declarations"
+    )
+    board_fields: dict[str, dict[str, FieldDef]] = Field(
+        default_factory=dict, description="fields of locations, per kind: {KIND: {FIELD: {type, "
+        "...}}}, merged field by field",
     )
 
 
