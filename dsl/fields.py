@@ -26,7 +26,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..schemas.content import FieldDef
-from .diagnostics import Report, Source, did_you_mean
+from .diagnostics import Report, Source, closest, did_you_mean
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TYPES = {"int": "a whole number", "str": "text", "name": "a name (letters, digits, '_')"}
@@ -73,26 +73,29 @@ def _listing(words: Iterable[Any], most: int = 12) -> str:
 
 # ---- one value against its declaration ---------------------------------------------
 def check_value(name: str, spec: FieldDef, value: Any, at: Spot, report: Report,
-                section: str, places: dict[str, list[str]]) -> None:
-    """Report (E104) each way `value` breaks the declaration of field `name`."""
+                section: str, places: dict[str, list[str]], owner: str = "") -> None:
+    """Report (E104) each way `value` breaks the declaration of field `name`.
+
+    `owner` (a location's id) starts the messages: `AK.ev: ...`."""
     declared = f"`{name}` is declared as {describe(spec)} under `{section}:`"
+    label = f"{owner}.{name}" if owner else name
     if spec.type == "list":
         if not isinstance(value, list):
             hint = (f"write [{value}] for a list of one" if not isinstance(value, dict)
                     else declared)
-            report.error(at(None), "E104", f"{name}: expected a list of "
+            report.error(at(None), "E104", f"{label}: expected a list of "
                          f"{_PLURALS[items_type(spec)]}, got {show(value)}", hint)
             return
         for i, item in enumerate(value):
-            _check_one(f"{name}[{i}]", spec, items_type(spec), item, at(i), report,
+            _check_one(f"{label}[{i}]", spec, items_type(spec), item, at(i), report,
                        declared, places)
         return
     if isinstance(value, list | dict):
-        report.error(at(None), "E104", f"{name}: expected {_TYPES[spec.type]}, got "
+        report.error(at(None), "E104", f"{label}: expected {_TYPES[spec.type]}, got "
                      f"{show(value)}", f"{declared}, one value; to allow several, declare it "
                      f"{{type: list, items: {spec.type}}}")
         return
-    _check_one(name, spec, spec.type, value, at(None), report, declared, places)
+    _check_one(label, spec, spec.type, value, at(None), report, declared, places)
 
 
 def _check_one(label: str, spec: FieldDef, type_: str, value: Any, where: Source,
@@ -103,7 +106,7 @@ def _check_one(label: str, spec: FieldDef, type_: str, value: Any, where: Source
         return
     allowed = allowed_values(spec, places)
     if allowed is not None and value not in allowed:
-        what = (f"a {spec.kind_of} id" if spec.kind_of and not spec.values
+        what = (f"a location of kind '{spec.kind_of}'" if spec.kind_of and not spec.values
                 else f"one of {_listing(allowed)}")
         report.error(where, "E104", f"{label}: {show(value)} is not {what}",
                      did_you_mean(str(value), allowed) or f"{declared}; allowed: "
@@ -222,22 +225,23 @@ def check_board_fields(declared: dict[str, dict[str, FieldDef]], locations: dict
         names = [*LOCATION_OWN, *fields]
         for i, loc in enumerate(locations.get(kind, [])):
             extras = dict(loc.model_extra or {})
-            for key in extras:
-                if key not in fields:
-                    report.error(at(kind, i, loc.id, key, None, True), "E102",
-                                 f"unknown field '{key}' of {kind} location '{loc.id}'",
-                                 did_you_mean(key, names)
-                                 or f"declare it under `{section}:` in pack.yaml")
+            strangers = [key for key in extras if key not in fields]
+            for key in strangers:
+                report.error(at(kind, i, loc.id, key, None, True), "E102",
+                             f"unknown field '{key}' of {kind} location '{loc.id}'",
+                             did_you_mean(key, names)
+                             or f"declare it under `{section}:` in pack.yaml")
             for name, spec in fields.items():
                 value = extras.get(name)
                 if value is None:
-                    if not spec.optional:
+                    # a misspelt key was reported above, with this name as its hint
+                    if not spec.optional and closest(name, strangers, cutoff=0.75) is None:
                         report.error(at(kind, i, loc.id, "id", None, True), "E103",
                                      f"{loc.id}: missing field '{name}'", f"add `{name}:`")
                     continue
                 check_value(name, spec, value,
                             lambda j, k=kind, n=i, c=loc.id, m=name: at(k, n, c, m, j, False),
-                            report, section, places)
+                            report, section, places, loc.id)
 
 
 # ---- words YAML 1.2 reads as text ---------------------------------------------------
