@@ -54,6 +54,8 @@ class Symbols:
     announcements: dict[str, list[str]] = field(default_factory=dict)
     numeric_tracks: set[str] = field(default_factory=set)
     track_items: set[str] = field(default_factory=set)  # names on named tracks
+    # The declared `values` of card and board fields: a bare one is that text.
+    field_values: set[str] = field(default_factory=set)
 
     def all_names(self) -> set[str]:
         return (
@@ -734,6 +736,8 @@ class _Unit(TypeChecks):
         if n in sym.counters or n in sym.effects:
             self.error(tok, "E314", f"'{n}' needs an owner", f"write `{n} of PLAYER`")
             return ("const", None)
+        if n in sym.field_values:  # last: any other kind of name comes first
+            return ("const", n)
         self.error(tok, "E315", f"unknown name '{n}'", self._name_hint(n))
         return ("const", None)
 
@@ -742,7 +746,7 @@ class _Unit(TypeChecks):
         for loc_id, attrs in self.sym.locations.items():
             if str(attrs.get("name", "")).replace(" ", "").lower() == n.lower():
                 return f"did you mean `{loc_id}` ({attrs['name']})?"
-        return did_you_mean(n, self.sym.all_names() | self.scope)
+        return did_you_mean(n, self.sym.all_names() | self.scope | self.sym.field_values)
 
     def e_prop(self, name, sub):
         n = str(name)

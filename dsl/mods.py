@@ -8,7 +8,10 @@ in the order given:
 - manifest: the base pack must be the mod's `base.pack` at one of its
   `base.versions` (E602); `setup` is merged into pack.yaml key by key;
   `options` change the default of optional rules;
-- board: `board: {KIND: {LOCATION: {FIELD: VALUE}}}` and `board: {tokens: ...}`;
+  `setup.card_fields` and `setup.board_fields` declare fields (the latter merged
+  field by field), checked like the pack's own (dsl/fields.py);
+- board: `board: {KIND: {LOCATION: {FIELD: VALUE}}}` and `board: {tokens: ...}`; a
+  changed value of a kind with declared fields is checked against its declaration;
 - cards: `remove: [N]` takes cards out; a mod card file adds a card, or, with
   `replaces: N`, replaces card N whole;
 - rules: a mod procedure or function is added, or, with `replaces: true`,
@@ -258,6 +261,8 @@ class ModStack:
                     self._merge_bag(mod, merged, entries, manifest)
                 elif section == "counters":
                     self._merge_counters(mod, merged.setdefault("counters", {}), entries)
+                elif section == "board_fields":
+                    self._merge_board_fields(mod, merged, entries)
                 else:
                     target = merged.setdefault(section, {})
                     for name, value in entries.items():
@@ -309,6 +314,18 @@ class ModStack:
                 if self.touch(("setup", "counters", name, fname), mod, "change", fsrc,
                               f"setup counters.{name}.{fname}"):
                     counters[name][fname] = value
+
+    def _merge_board_fields(self, mod: Mod, merged: dict, entries: dict) -> None:
+        """Field by field: a mod adds fields to a kind without repeating the pack's."""
+        declared = merged.setdefault("board_fields", {})
+        for kind, fields in entries.items():
+            target = declared[kind] = dict(declared.get(kind) or {})
+            for name, spec in (fields or {}).items():
+                src = mod.file.key_source("setup", "board_fields", kind, name)
+                op = "change" if name in target else "add"
+                if self.touch(("setup", "board_fields", kind, name), mod, op, src,
+                              f"setup board_fields.{kind}.{name}"):
+                    target[name] = spec
 
     def _merge_bag(self, mod: Mod, merged: dict, entries: dict, manifest: PackManifest) -> None:
         if merged.get("bag") is None:
@@ -370,11 +387,14 @@ class ModStack:
                         continue
                     i = index[loc_id]
                     locations[kind][i] = self._change_location(
-                        mod, kind, locations[kind], i, fields)
+                        mod, kind, locations[kind], i, fields, kind in manifest.board_fields)
         return board.model_copy(update={"locations": locations, "tokens": tokens})
 
     def _change_location(self, mod: Mod, kind: str, items: list[Location], i: int,
-                         fields: dict) -> Location:
+                         fields: dict, declared: bool = False) -> Location:
+        """Apply a mod's changes of one location. A kind with declared fields has its
+        values checked against the declarations afterwards (dsl/fields.py), and a new
+        field of it that is not declared is an error there, not a warning here."""
         loc = items[i]
         current = loc.model_dump()
         known = {k for other in items for k in other.model_dump()}
@@ -397,7 +417,7 @@ class ModStack:
                 self.report.error(src, "E607", f"{what} is {_kind(old)} in the pack "
                                   f"({old!r}), the mod gives {_kind(value)} ({value!r})")
                 continue
-            if fname not in known:
+            if fname not in known and not declared:
                 self._new_name(mod, src, f"property of {kind}", fname, known)
             if self.touch(("board", kind, loc.id, fname), mod, "change", src, what):
                 current[fname] = value

@@ -16,9 +16,17 @@ from ..interpreter.program import PoolSpec, ProcedureSpec, Program, ZoneSpec
 from ..schemas.content import Board, Card, CardList, NumericTrack, PackManifest, RulesFile, TextDef
 from .compiler import Compiler, Symbols
 from .diagnostics import ContentError, Report, Source, did_you_mean
+from .fields import (
+    CARD_OWN,
+    LOCATION_OWN,
+    check_board_fields,
+    check_card_fields,
+    check_declaration,
+    warn_plain_words,
+)
 from .graph import check_graph
 from .mods import ModStack, node_source
-from .validation import check_card_fields, read_cards, validate
+from .validation import read_cards, validate
 from .view import check_view
 from .yamlsource import YamlFile, confined_entry, read_yaml
 
@@ -71,6 +79,26 @@ def check_pack(path: Path | str | None = None, options: dict[str, bool] | None =
     return Loaded(program, report, stats)
 
 
+def pack_declarations(path: Path | str) -> tuple[PackManifest | None, dict[str, list[str]],
+                                                  Report]:
+    """A pack's manifest and its location ids by kind, read and validated, not compiled:
+    what `hustings schema --pack` needs of it."""
+    report = Report()
+    loader = _Loader(Path(path), report, PackStats(), {})
+    f = loader.manifest_file = loader.read(loader.root / "pack.yaml")
+    manifest = validate(PackManifest, f, report) if f is not None else None
+    if manifest is not None:
+        loader.load_board(manifest)
+    return manifest, loader.places, report
+
+
+def field_values(manifest: PackManifest) -> set[str]:
+    """The declared `values` of card and board fields: names effect text may write bare."""
+    specs = [*manifest.card_fields.values(),
+             *(spec for fields in manifest.board_fields.values() for spec in fields.values())]
+    return {v for spec in specs for v in spec.values or () if isinstance(v, str)}
+
+
 class _Loader:
     def __init__(self, root: Path, report: Report, stats: PackStats, options: dict,
                  mods: list[Path] | None = None) -> None:
@@ -81,6 +109,7 @@ class _Loader:
         self.functions: list = []
         self.reactions: list = []
         self.mods = ModStack(self, mods or [])
+        self.places: dict[str, list[str]] = {}  # location ids by kind, once the board is read
 
     def display(self, path: Path) -> str:
         try:
@@ -110,6 +139,7 @@ class _Loader:
         manifest = self.mods.apply_manifest(manifest, manifest_file)
         if manifest is None:
             return None
+        self.warn_plain_words()
         options = {k: v.default for k, v in manifest.options.items()}
         for k, v in self.option_values.items():
             if k not in options:
@@ -119,6 +149,7 @@ class _Loader:
         board = self.load_board(manifest)
         if board is not None:
             self.check_setup(manifest, board)
+            self.check_fields(manifest, board)
         cards = self.load_cards(manifest, options)
         rules = self.load_rules(manifest)
         if board is None or self.report.errors:
@@ -132,7 +163,11 @@ class _Loader:
             return None
         self.board_file = f
         board = validate(Board, f, self.report)
-        return self.mods.apply_board(board, manifest) if board is not None else None
+        if board is None:
+            return None
+        board = self.mods.apply_board(board, manifest)
+        self.places = {kind: [loc.id for loc in items] for kind, items in board.locations.items()}
+        return board
 
     def check_setup(self, manifest: PackManifest, board: Board) -> None:
         """Names the setup uses must exist, and counters must start as declared."""
@@ -194,6 +229,62 @@ class _Loader:
                                   f"{high if high is not None else '∞'}",
                                   "start it inside its bounds, or change min/max")
 
+    # ---- declared fields of cards and locations ------------------------------
+    def warn_plain_words(self) -> None:
+        """W101 for a plain `none`, `yes`... among the starting values and board data."""
+        if isinstance(self.manifest_file.data, dict) and "variables" in self.manifest_file.data:
+            warn_plain_words(self.manifest_file, self.manifest_file.data, "variables",
+                             self.report)
+        for mod in self.mods.mods:
+            for section in ("setup", "board"):
+                if isinstance(mod.file.data, dict) and section in mod.file.data:
+                    warn_plain_words(mod.file, mod.file.data, section, self.report)
+
+    def check_fields(self, manifest: PackManifest, board: Board) -> None:
+        """The declarations hold together, and every location has the declared fields."""
+        for name, spec in manifest.card_fields.items():
+            check_declaration(name, spec, CARD_OWN, self.declared_at("card_fields", name),
+                              self.report, board.locations)
+        for kind, fields in manifest.board_fields.items():
+            if kind not in board.locations:
+                self.report.error(self.declared_at("board_fields", kind)(), "E108",
+                                  f"board_fields: '{kind}' is not a kind of location",
+                                  did_you_mean(kind, board.locations)
+                                  or f"kinds on the board: {', '.join(board.locations)}")
+            for name, spec in fields.items():
+                check_declaration(name, spec, LOCATION_OWN,
+                                  self.declared_at("board_fields", kind, name), self.report,
+                                  board.locations)
+        check_board_fields(manifest.board_fields, board.locations, self.board_spot, self.report)
+        for kind, items in (self.board_file.data or {}).get("locations", {}).items():
+            for node in items if isinstance(items, list) else []:
+                for key in node if isinstance(node, dict) else ():
+                    if key not in LOCATION_OWN:
+                        spec = manifest.board_fields.get(kind, {}).get(key)
+                        warn_plain_words(self.board_file, node, key, self.report,
+                                         spec.values if spec else None)
+
+    def declared_at(self, *head: str):
+        """Where the parts of a declaration are written: pack.yaml, or the mod that made it."""
+        def at(*rest) -> Source:
+            touch = next((t for k, t in self.mods.touched.items()
+                          if k[:len(head) + 1] == ("setup", *head)), None)
+            if touch is not None:
+                return touch.mod.file.value_source("setup", *head, *rest) if rest \
+                    else touch.mod.file.key_source("setup", *head)
+            f = self.manifest_file
+            return f.value_source(*head, *rest) if rest else f.key_source(*head)
+        return at
+
+    def board_spot(self, kind: str, i: int, loc_id: str, fname: str, item: int | None,
+                   at_key: bool) -> Source:
+        """Where a location's field is written: board.yaml, or the mod that changed it."""
+        touch = self.mods.touched.get(("board", kind, loc_id, fname))
+        f, keys = ((touch.mod.file, ("board", kind, loc_id, fname)) if touch
+                   else (self.board_file, ("locations", kind, i, fname)))
+        keys = keys if item is None else (*keys, item)
+        return f.key_source(*keys) if at_key else f.value_source(*keys)
+
     def load_cards(self, manifest: PackManifest, options: dict) -> list[tuple[Card, YamlFile, Any]]:
         out = []
         for i, entry in enumerate(manifest.cards):
@@ -206,7 +297,7 @@ class _Loader:
                 if f is not None:
                     out.extend(read_cards(f, CardList, Card, self.report))
         out = self.mods.apply_cards(out)
-        check_card_fields(manifest.card_fields, out, self.report)
+        check_card_fields(manifest.card_fields, out, self.report, self.places)
         self.check_card_kinds(manifest, out)
         kept = []
         seen: dict[int, str] = {}
@@ -322,6 +413,7 @@ class _Loader:
                        **{name: list(text.params) for name, text in texts.items()}},
             cards=set(card_table),
             token_kind=board.travel.kind if board.travel else None,
+            field_values=field_values(manifest),
         )
         comp = Compiler(symbols, self.report)
         functions = {}

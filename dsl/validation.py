@@ -1,8 +1,8 @@
 """Checks content data against its schema models, reporting each problem in place.
 
 An unknown field is reported at its key, a wrong value at the value itself, a
-missing field at the key that was probably misspelt; card fields are checked
-against the pack's own `card_fields:` declarations.
+missing field at the key that was probably misspelt. A card's own fields are
+checked against the pack's `card_fields:` declarations in dsl/fields.py.
 """
 
 from __future__ import annotations
@@ -12,10 +12,12 @@ import types
 from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
-from ruamel.yaml.comments import CommentedMap
 
-from .diagnostics import Report, Source, closest, did_you_mean
+from .diagnostics import Report, closest, did_you_mean
+from .fields import check_card_fields
 from .yamlsource import YamlFile, plain
+
+__all__ = ["check_card_fields", "read_cards", "validate"]
 
 
 def validate(model: type[BaseModel], f: YamlFile, report: Report, data: Any = None,
@@ -219,57 +221,6 @@ def _fields(tp: Any) -> list[str]:
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return list(tp.model_fields)
     return []
-
-
-# ---- declared card fields ----------------------------------------------------------
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_TYPES = {"int": "a whole number", "str": "text", "name": "a name (letters, digits, '_')"}
-
-
-def check_card_fields(fields: dict[str, Any], cards: list[tuple[Any, YamlFile, Any]],
-                      report: Report) -> None:
-    """Check each card's own fields against the pack's `card_fields:` declarations.
-
-    `cards` holds (card model, file, YAML node) triples. Nothing is checked when
-    the pack declares no card fields.
-    """
-    if not fields:
-        return
-    for card, f, node in cards:
-        if not isinstance(node, CommentedMap):
-            continue
-        base = list(type(card).model_fields)
-        for key in node:
-            if key not in fields and key not in base:
-                line, col = node.lc.key(key)
-                report.error(Source(f.display, line + 1, col + 1), "E102",
-                             f"unknown field '{key}'",
-                             did_you_mean(str(key), [*base, *fields])
-                             or "declare it under `card_fields:` in pack.yaml")
-        for name, spec in fields.items():
-            _check_card_field(name, spec, node, f, report)
-
-
-def _check_card_field(name: str, spec: Any, node: CommentedMap, f: YamlFile,
-                      report: Report) -> None:
-    if name not in node or node[name] is None:
-        if not spec.optional:
-            line, col = node.lc.key(next(iter(node)))
-            report.error(Source(f.display, line + 1, col + 1), "E103",
-                         f"missing field '{name}'", f"add `{name}:`")
-        return
-    value = node[name]
-    line, col = node.lc.value(name)
-    where = Source(f.display, line + 1, col + 1)
-    ok = {"int": isinstance(value, int) and not isinstance(value, bool),
-          "str": isinstance(value, str),
-          "name": isinstance(value, str) and bool(_NAME.fullmatch(value))}[spec.type]
-    if not ok:
-        report.error(where, "E104", f"{name}: expected {_TYPES[spec.type]}, got {_show(value)}",
-                     f"`{name}` is declared as {spec.type} under `card_fields:`")
-    elif spec.values is not None and value not in spec.values:
-        report.error(where, "E104", f"{name}: {_show(value)} is not one of "
-                     f"{', '.join(spec.values)}", did_you_mean(str(value), spec.values))
 
 
 def read_cards(f: YamlFile, list_model: type[BaseModel], card_model: type[BaseModel],

@@ -76,10 +76,27 @@ class ZoneDef(Strict):
     doc: str = ""
 
 
-class CardFieldDef(Strict):
-    type: Literal["int", "str", "name"] = "str"
-    values: list[str] | None = None
+class FieldDef(Strict):
+    """A declared field of a card or a location: its type and the values it may take."""
+
+    type: Literal["int", "str", "name", "list"] = Field(
+        "str", description="int, str, name (letters, digits, '_'), or list (of `items`)"
+    )
+    items: Literal["int", "str", "name"] | None = Field(
+        None, description="the type of each element of a list field (default: str)"
+    )
+    values: list[int | str] | None = Field(
+        None, description="the allowed values (of each element, for a list field)"
+    )
+    kind_of: str | None = Field(
+        None, description="a kind of location: the value (or each element) is the id of a "
+        "location of that kind; `values` then adds further allowed values",
+    )
     optional: bool = True
+    doc: str = ""
+
+
+class CardFieldDef(FieldDef):
     kinds: list[str] | None = Field(
         None, description="the card kinds that have this field (default: every kind)"
     )
@@ -226,6 +243,11 @@ class PackManifest(Strict):
     card_kinds: dict[str, str] = Field(
         default_factory=dict, description="the kinds of card (name: description); once "
         "declared, a card's `kind` and a zone's `start` must be one of them",
+    )
+    board_fields: dict[str, dict[str, FieldDef]] = Field(
+        default_factory=dict, description="per kind of location, the fields its locations may "
+        "have besides id, name and support: {KIND: {FIELD: {type, ...}}}; a kind not listed "
+        "may have any fields",
     )
     options: dict[str, OptionDef] = Field(default_factory=dict)
     entry: str = "game"

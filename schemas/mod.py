@@ -8,16 +8,16 @@ module's `ModManifest`), card files in `cards/` (`ModCard`) and rules files in
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
-
-from typing import Literal
 
 from .content import (
     AnnouncementDef,
     Card,
+    CardFieldDef,
     EffectDef,
+    FieldDef,
     Function,
     NumericTrack,
     PoolDef,
@@ -86,6 +86,13 @@ class SetupChange(Strict):
     )
     card_kinds: dict[str, str] = Field(
         default_factory=dict, description="new kinds of card (name: description)"
+    )
+    card_fields: dict[str, CardFieldDef] = Field(
+        default_factory=dict, description="card fields a mod's cards use, or changed declarations"
+    )
+    board_fields: dict[str, dict[str, FieldDef]] = Field(
+        default_factory=dict, description="fields of locations, per kind: {KIND: {FIELD: {type, "
+        "...}}}, merged field by field",
     )
 
 

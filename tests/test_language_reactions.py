@@ -466,10 +466,12 @@ def test_an_observation_shows_a_lasting_reaction_but_not_the_variables_it_keeps(
 def test_declared_card_kinds_refuse_a_misspelt_kind_and_a_mod_adds_one(tmp_path):
     manifest = __import__("minipack").MANIFEST.replace(
         "entry: game", "card_kinds: {campaign: \"the deck\"}\nentry: game")
-    cards = SPITE.replace("- {number: 4, title: Four}", "- {number: 4, title: Four, kind: campain}")
+    four = "- {number: 4, title: Four}"
+    cards = SPITE.replace(four, "- {number: 4, title: Four, kind: campain}")
     loaded = check_pack(make_pack(tmp_path, cards, manifest=manifest))
     found = [d for d in loaded.report.errors if d.code == "E121"]
-    assert found and "campaign" in found[0].hint and (found[0].source.line, found[0].source.column) == (11, 36)
+    assert found and "campaign" in found[0].hint
+    assert (found[0].source.line, found[0].source.column) == (11, 36)
     pack = make_pack(tmp_path / "ok", SPITE.replace("- {number: 4, title: Four}",
                                                     "- {number: 4, title: Four, kind: bonus}"),
                      manifest=manifest)

@@ -160,6 +160,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     schema.add_argument("--out", type=Path, default=Path("schemas", "json"), metavar="FOLDER",
                         help="folder to write to (default: ./schemas/json under the current "
                              "folder)")
+    schema.add_argument("--pack", type=Path, default=None, metavar="PATH",
+                        help="include this pack's card and board fields (default: generic "
+                             "schemas that allow any extra field)")
 
     for module in discover():
         module.add_arguments(sub.add_parser(module.NAME, help=module.HELP, allow_abbrev=False))
@@ -329,12 +332,20 @@ def scenario_command(args: argparse.Namespace) -> int:
 
 # ---- schema -----------------------------------------------------------------------
 def schema_command(args: argparse.Namespace) -> int:
+    from ..dsl.pack import pack_declarations
     from ..schemas.export import write_schemas
 
     if args.out.exists() and not args.out.is_dir():
         raise UsageError(f"--out {args.out}: a file is in the way, not a folder")
+    manifest, places = None, None
+    if args.pack is not None:
+        manifest, places, report = pack_declarations(pack_folder(args.pack))
+        if report.errors:
+            for d in report.errors:
+                print(d, file=sys.stderr)
+            return 1
     try:
-        written = write_schemas(args.out)
+        written = write_schemas(args.out, manifest, places)
     except OSError as e:
         raise UsageError(f"--out {args.out}: cannot write there ({e.strerror})") from None
     for path in written:

@@ -36,7 +36,7 @@ event: |
   # The event in the effect language (docs/dsl.md); `hustings check` flags the next line.
   {placeholder}
 """
-_TYPE_NOTES = {"int": "a whole number", "str": "text", "name": "a name"}
+_TYPE_NOTES = {"int": "a whole number", "str": "text", "name": "a name", "list": "a list"}
 
 
 class UsageError(Exception):
@@ -91,8 +91,12 @@ def field_lines(fields: dict) -> str:
     for name, spec in fields.items():
         if spec.kinds is not None and "campaign" not in spec.kinds:
             continue
-        value = "0" if spec.type == "int" else "null"
-        note = ("one of: " + ", ".join(spec.values)) if spec.values else _TYPE_NOTES[spec.type]
+        value = {"int": "0", "list": "[]"}.get(spec.type, "null")
+        note = _TYPE_NOTES[spec.type] + (f" of {spec.items or 'str'}" if spec.type == "list"
+                                         else "")
+        if spec.values:
+            note = ("each " if spec.type == "list" else "") + "one of: " + ", ".join(
+                str(v) for v in spec.values)
         lines.append(f"{name + ':':<12}{value:<6}# {note}")
     return "\n".join(lines) + ("\n" if lines else "")
 
