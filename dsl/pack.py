@@ -268,6 +268,8 @@ class _Loader:
             functions={name: list(fn.params) for name, fn, _, _ in self.functions},
             cards=set(card_table),
             token_kind=board.travel.kind if board.travel else None,
+            place_properties=property_kinds(locations, locations),
+            card_properties=property_kinds(card_table, locations),
         )
         comp = Compiler(symbols, self.report)
         functions = {}
@@ -410,3 +412,20 @@ class _Loader:
             "bag_pieces": manifest.bag.pieces if manifest.bag else None,
             "signed": sorted(n for n, c in manifest.counters.items() if c.signed),
         }
+
+
+
+def property_kinds(table: dict[Any, dict[str, Any]], locations: dict[str, dict],
+                   ) -> dict[str, str]:
+    """Each property of a table (places or cards): the kind of place every value of it
+    names (none aside), as `region: east` on every state names a region; "" when the
+    values are not all places of one kind."""
+    found: dict[str, str] = {}
+    for attrs in table.values():
+        for prop, value in attrs.items():
+            if value is None or prop in ("id", "kind", "name"):
+                continue
+            loc = locations.get(value) if isinstance(value, str) else None
+            kind = str(loc["kind"]) if loc is not None else ""
+            found[prop] = kind if found.get(prop, kind) == kind else ""
+    return found
