@@ -418,8 +418,8 @@ class _Loader:
 def property_kinds(table: dict[Any, dict[str, Any]], locations: dict[str, dict],
                    ) -> dict[str, str]:
     """Each property of a table (places or cards): the kind of place every value of it
-    names (none aside), as a `region` on every place of one kind naming a place of another; "" when the
-    values are not all places of one kind."""
+    names (none aside), such as a `region` naming a place of the kind `regions`; "" when
+    the values are not all places of one kind."""
     found: dict[str, str] = {}
     for attrs in table.values():
         for prop, value in attrs.items():
