@@ -80,6 +80,13 @@ class _Loader:
         self.option_values = options
         self.functions: list = []
         self.mods = ModStack(self, mods or [])
+        # What files that failed their schema would have defined, read from their raw
+        # YAML: other files' effect text may name them without a cascade of errors.
+        self.broken_numbers: set[int] = set()
+        self.unread_cards = False
+        self.left_out = False  # a card or rules file was not compiled
+        self.broken_procedures: dict[str, list[str]] = {}
+        self.broken_functions: dict[str, list[str]] = {}
 
     def display(self, path: Path) -> str:
         try:
@@ -118,10 +125,13 @@ class _Loader:
         board = self.load_board(manifest)
         if board is not None:
             self.check_setup(manifest, board)
+        declarations_ok = board is not None and not self.report.errors
         cards = self.load_cards(manifest, options)
         rules = self.load_rules(manifest)
-        if board is None or self.report.errors:
-            return None
+        if not declarations_ok:
+            return None  # pack.yaml and the board define every name effect text uses
+        # Effect text is compiled even when card or rules files failed: those are left
+        # out, so one bad file does not hide the problems of every other.
         return self.compile(manifest, board, cards, rules, options)
 
     def load_board(self, manifest: PackManifest) -> Board | None:
@@ -182,8 +192,14 @@ class _Loader:
             files = sorted(target.glob("*.yaml")) if target.is_dir() else [target]
             for path in files:
                 f = self.read(path)
-                if f is not None:
+                if f is None:
+                    self.unread_cards = self.left_out = True  # its numbers are not known
+                else:
+                    before = len(self.report.errors)
                     out.extend(read_cards(f, CardList, Card, self.report))
+                    if len(self.report.errors) > before:
+                        self.broken_numbers |= raw_numbers(f.data)
+                        self.left_out = True
         out = self.mods.apply_cards(out)
         check_card_fields(manifest.card_fields, out, self.report)
         kept = []
@@ -207,9 +223,13 @@ class _Loader:
         for path in sorted(folder.glob("*.yaml")) if folder is not None else []:
             f = self.read(path)
             if f is None:
+                self.left_out = True
                 continue
             rules = validate(RulesFile, f, self.report)
             if rules is None:
+                self.left_out = True
+                self.broken_procedures.update(raw_params(f.data, "procedures"))
+                self.broken_functions.update(raw_params(f.data, "functions"))
                 continue
             for name, proc in rules.procedures.items():
                 out.append((name, proc, f, f.data["procedures"][name]))
@@ -250,6 +270,7 @@ class _Loader:
         for table in (locations, card_table):
             for attrs in table.values():
                 attributes.update(attrs)
+        broken = self.broken_procedures
         symbols = Symbols(
             players=manifest.players,
             counters=set(manifest.counters),
@@ -263,10 +284,14 @@ class _Loader:
             list_effects={n for n, e in manifest.effects.items()
                           if not isinstance(e, str) and e.values == "names"},
             attributes=attributes,
-            procedures={name: list(proc.params) for name, proc, _, _ in rules},
-            defaults={name: set(proc.defaults) for name, proc, _, _ in rules},
-            functions={name: list(fn.params) for name, fn, _, _ in self.functions},
-            cards=set(card_table),
+            # A procedure of a file that failed may be called with any of its parameters.
+            procedures={**broken, **{name: list(proc.params) for name, proc, _, _ in rules}},
+            defaults={**{n: set(ps) for n, ps in broken.items()},
+                      **{name: set(proc.defaults) for name, proc, _, _ in rules}},
+            functions={**self.broken_functions,
+                       **{name: list(fn.params) for name, fn, _, _ in self.functions}},
+            # A card file that could not be read hides its numbers: none is checked then.
+            cards=None if self.unread_cards else set(card_table) | self.broken_numbers,
             token_kind=board.travel.kind if board.travel else None,
             place_properties=property_kinds(locations, locations),
             card_properties=property_kinds(card_table, locations),
@@ -304,7 +329,11 @@ class _Loader:
             self.report.error(self.manifest_file.key_source("entry"), "E107",
                               f"the entry procedure '{manifest.entry}' is not defined")
         defined = {name: f.key_source("procedures", name) for name, _, f, _ in rules}
-        check_graph(comp, manifest.entry, self.report, defined)
+        # A file left out, or a text that could not be parsed, may hold the only call of a
+        # procedure: no "never called" then.
+        complete = not self.left_out and not any(d.code in ("E201", "E205")
+                                                 for d in self.report.errors)
+        check_graph(comp, manifest.entry, self.report, defined, warn_unused=complete)
         check_view(manifest, self.manifest_file, self.report, symbols.functions,
                    attributes, set(kinds))
         if self.report.errors:
@@ -413,6 +442,26 @@ class _Loader:
             "signed": sorted(n for n, c in manifest.counters.items() if c.signed),
         }
 
+
+
+def raw_numbers(data: Any) -> set[int]:
+    """Card numbers in the raw YAML of a card file (a list file or a one-card file)."""
+    items = data.get("cards") if isinstance(data, dict) and "cards" in data else [data]
+    if not isinstance(items, list):
+        return set()
+    return {c["number"] for c in items if isinstance(c, dict) and type(c.get("number")) is int}
+
+
+def raw_params(data: Any, section: str) -> dict[str, list[str]]:
+    """Names and parameters of the procedures or functions in a rules file's raw YAML."""
+    entries = data.get(section) if isinstance(data, dict) else None
+    out = {}
+    for name, entry in entries.items() if isinstance(entries, dict) else []:
+        params = entry.get("params", []) if isinstance(entry, dict) else None
+        if isinstance(name, str) and isinstance(params, list) \
+                and all(isinstance(p, str) for p in params):
+            out[name] = list(params)
+    return out
 
 
 def property_kinds(table: dict[Any, dict[str, Any]], locations: dict[str, dict],
