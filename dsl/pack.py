@@ -71,6 +71,14 @@ def check_pack(path: Path | str | None = None, options: dict[str, bool] | None =
     return Loaded(program, report, stats)
 
 
+def pack_cards(path: Path | str | None = None, mods: ModPaths = ()) -> dict[int, tuple[str, str]]:
+    """Every card of a pack with mods applied, whatever the options: number -> (title,
+    file). Files with problems are left out (`check` reports them)."""
+    root = Path(path) if path is not None else builtin_pack()
+    loader = _Loader(root, Report(), PackStats(), {}, [Path(m) for m in mods])
+    return {card.number: (card.title, f.display) for card, f, _ in loader.all_cards()}
+
+
 class _Loader:
     def __init__(self, root: Path, report: Report, stats: PackStats, options: dict,
                  mods: list[Path] | None = None) -> None:
@@ -133,6 +141,18 @@ class _Loader:
         # Effect text is compiled even when card or rules files failed: those are left
         # out, so one bad file does not hide the problems of every other.
         return self.compile(manifest, board, cards, rules, options)
+
+    def all_cards(self) -> list[tuple[Card, YamlFile, Any]]:
+        """The cards of the pack and mods with every option on (nothing is compiled)."""
+        manifest_file = self.manifest_file = self.read(self.root / "pack.yaml")
+        manifest = validate(PackManifest, manifest_file, self.report) if manifest_file else None
+        if manifest is None:
+            return []
+        self.mods.read(manifest)
+        manifest = self.mods.apply_manifest(manifest, manifest_file)
+        if manifest is None:
+            return []
+        return self.load_cards(manifest, {name: True for name in manifest.options})
 
     def load_board(self, manifest: PackManifest) -> Board | None:
         path = self.entry(manifest.board, "board")
