@@ -15,10 +15,10 @@ from typing import Any
 from lark import Token, Tree
 
 from ..interpreter.budget import MAX_DIGITS
-from ..interpreter.builtins import ARITY
+from ..interpreter.builtins import ARITY, LIST_ARGUMENTS
 from .diagnostics import Report, Source, did_you_mean
 from .parser import DslSyntaxError, parse
-from .typecheck import TypeChecks, want
+from .typecheck import TypeChecks, rebound_names, text_of, want
 
 # Phrases and the library procedures they call, with the parameters each gets.
 PHRASES = {
@@ -56,6 +56,18 @@ class Symbols:
     track_items: set[str] = field(default_factory=set)  # names on named tracks
     # The declared `values` of card and board fields: a bare one is that text.
     field_values: set[str] = field(default_factory=set)
+    # Properties of places and of cards: the kind of place every value names
+    # (`region` -> `regions`), or "" when the values are not all places of one kind.
+    place_properties: dict[str, str] = field(default_factory=dict)
+    card_properties: dict[str, str] = field(default_factory=dict)
+
+    def property_of_kind(self, kind: str, of_kind: str) -> str | None:
+        """A property the places of `kind` have whose values are places of `of_kind`."""
+        for loc in self.kinds.get(kind, [])[:1]:
+            for prop in self.locations[loc]:
+                if self.place_properties.get(prop) == of_kind:
+                    return prop
+        return None
 
     def all_names(self) -> set[str]:
         return (
@@ -93,6 +105,7 @@ class Compiler:
             self.report.error(e.source, "E201", e.message, e.hint)
             return None
         unit = _Unit(self, source, owner, set(params or []))
+        unit.rebound = rebound_names(tree)
         before = len(self.report.errors)
         try:
             block = unit.block(tree.children)
@@ -160,6 +173,8 @@ class _Unit(TypeChecks):
         # `until used N times`, how many uses a reaction has.
         self.duration: str | tuple | None = None
         self.uses: tuple | None = None
+        self.local_kinds: dict[str, str] = {}  # locals bound once, whose kind is known
+        self.rebound: set[str] = set()
 
     # ---- positions and errors --------------------------------------------
     def where(self, node) -> Source:
@@ -207,18 +222,20 @@ class _Unit(TypeChecks):
         out = handler(*t.children) if t.children else handler()
         return out if isinstance(out, list) else [out]
 
-    def bind(self, name) -> str:
+    def bind(self, name, kind: str | None = None) -> str:
         """Introduce a local name; it may not hide a name the pack defines."""
         n = str(name)
         if n not in self.scope and n in self.sym.all_names():
             self.error(name, "E319", f"the local name '{n}' hides a name the pack defines",
                        f"choose another name, such as `{n}_here`")
+        if kind is not None and n not in self.scope and n not in self.rebound and n != "it":
+            self.local_kinds[n] = kind
         self.scope.add(n)
         return n
 
     def s_let_stmt(self, name, value):
         e = self.expr(value)
-        return ("let", self.bind(name), e)
+        return ("let", self.bind(name, self.kind_of(e)), e)
 
     def s_set_stmt(self, name, value):
         e = self.expr(value)
@@ -371,7 +388,7 @@ class _Unit(TypeChecks):
         e = self.expr(node)
         names = self._constant_names(e)
         if names is None:
-            return e
+            return self._target_list(node, e, kind)
         parts = []
         for n in names:
             loc = self.sym.locations.get(n)
@@ -385,6 +402,26 @@ class _Unit(TypeChecks):
             parts.append(members)
         flat = [x for part in parts for x in part]
         return ("const", [x for x in self.sym.kinds[kind] if x in flat])
+
+    def _target_list(self, node, e: tuple, kind: str) -> tuple:
+        """Targets computed in the game: one place is a list of one, never a text whose
+        letters would be offered one by one."""
+        got = self.kind_of(e)
+        if got in ("place", "place:" + kind):
+            return ("list", [e])
+        if got is not None and got.startswith("place:"):
+            prop = self.sym.property_of_kind(kind, got[6:])
+            self.error(node, "E320", f"type mismatch: the places of the phrase must be {kind} "
+                       f"or a list of them, not {self.show(e, got)}",
+                       f"write `{kind} where {prop} of it == {text_of(e) or '...'}`" if prop
+                       else f"name {kind}, or a list of them")
+            return e
+        if got == "list":
+            return e
+        if got not in (None, "text", "none"):
+            self.expect(node, e, "the places of the phrase", "list")
+            return e
+        return ("as_list", e)  # a parameter or a function's result: checked in the game
 
     def _constant_names(self, e) -> list[str] | None:
         """Names written out in a target: `south`, `[CT, MA]`, or `west or midwest`."""
@@ -632,11 +669,11 @@ class _Unit(TypeChecks):
 
     def s_for_stmt(self, name, items, block):
         e = self.items(items, "what `for` runs over")
-        return ("for", self.bind(name), e, self.sub(block))
+        return ("for", self.bind(name, self.element_kind(e)), e, self.sub(block))
 
     def s_for_range_stmt(self, name, low, high, block):
         e = ("call", "range", [self.number(low, "the start"), self.number(high, "the end")])
-        return ("for", self.bind(name), e, self.sub(block))
+        return ("for", self.bind(name, "number"), e, self.sub(block))
 
     def s_repeat_stmt(self, n, block):
         return ("repeat", self.number(n, "how many times to repeat"), self.sub(block))
@@ -646,7 +683,7 @@ class _Unit(TypeChecks):
 
     def s_choose_value_stmt(self, who, name, items, label):
         w, e = self.player(who, "who chooses"), self.items(items, "what is chosen from")
-        self.bind(name)
+        self.bind(name, self.element_kind(e))
         lab = self.fmt(label.children[0]) if label is not None else None
         return ("choose", w, str(name), e, lab)
 
@@ -658,7 +695,7 @@ class _Unit(TypeChecks):
             var, items = None, None
             if over is not None:
                 items = self.items(over.children[1], "what the option runs over")
-                var = self.bind(over.children[0])
+                var = self.bind(over.children[0], self.element_kind(items))
             c = self.expr(cond.children[0]) if cond is not None else None
             notes.append(self.fmt(note.children[0]) if note is not None else None)
             compiled.append((self.fmt(label), var, items, c, self.sub(block)))
@@ -813,6 +850,9 @@ class _Unit(TypeChecks):
             return ("const", None)
         if ARITY[n] is not None and ARITY[n] != len(es):
             self.error(name, "E317", f"{n}() takes {ARITY[n]} argument(s), not {len(es)}")
+        k = LIST_ARGUMENTS.get(n)
+        if k is not None and k < len(es):
+            self.expect([a for a in args if a is not None][k], es[k], f"what {n}() reads", "list")
         return ("call", n, es)
 
     def e_compare(self, a, op, b):

@@ -36,7 +36,8 @@ def call_graph(comp: Any) -> nx.DiGraph:
 
 
 def check_graph(
-    comp: Any, entry: str, report: Report, defined: dict[str, Source] | None = None
+    comp: Any, entry: str, report: Report, defined: dict[str, Source] | None = None,
+    warn_unused: bool = True,
 ) -> None:
     g = call_graph(comp)
     for cycle in sorted(nx.simple_cycles(g)):
@@ -49,7 +50,7 @@ def check_graph(
         path = " -> ".join(cycle + [first])
         report.error(where, "E401", f"unbounded loop: {path} can call itself forever",
                      "use a bounded `repeat`, `for` or `while ..., at most N times` instead")
-    if entry not in comp.sym.procedures:
+    if entry not in comp.sym.procedures or not warn_unused:
         return  # E107 already says so; without the entry every procedure would look dead
     roots = {entry} | {n for n in g if n.startswith(("card ", "reaction "))}
     reached = set()

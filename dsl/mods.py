@@ -126,6 +126,8 @@ class ModStack:
         # A mod procedure or function that replaces or extends another -> the hidden name
         # the one it builds on is kept under (`original`), by id of the mod's entry.
         self.bases: dict[int, str] = {}
+        self._known: dict[str, set[str]] = {}  # board properties before the current mod
+        self._named: set[tuple] = set()  # (mod, what, name) already warned about (W601)
 
     # ---- reading ------------------------------------------------------------
     def read(self, manifest: PackManifest) -> None:
@@ -241,6 +243,11 @@ class ModStack:
         return True
 
     def _new_name(self, mod: Mod, source: Source, what: str, name: str, existing) -> None:
+        """W601 when a mod's new name is close to one of the pack or of an earlier mod
+        (`existing` never holds the mod's own new names); once per name."""
+        if (mod.name, what, name) in self._named:
+            return
+        self._named.add((mod.name, what, name))
         hint = did_you_mean(name, existing)
         if hint:
             self.report.warn(source, "W601", f"mod '{mod.name}' adds a new {what} '{name}'",
@@ -254,13 +261,17 @@ class ModStack:
         merged = plain(manifest_file.data)
         for mod in self.mods:
             setup = plain((mod.file.data or {}).get("setup") or {})
+            # The names of the pack and of earlier mods: a mod's own new names (paired
+            # ones such as `x_a` and `x_b`) are never taken for each other's misspelling.
+            before = {k: set(v) for k, v in merged.items() if isinstance(v, dict)}
             for section, entries in setup.items():
                 if entries is None:
                     continue
                 if section == "bag":
                     self._merge_bag(mod, merged, entries, manifest)
                 elif section == "counters":
-                    self._merge_counters(mod, merged.setdefault("counters", {}), entries)
+                    self._merge_counters(mod, merged.setdefault("counters", {}), entries,
+                                         before.get("counters", set()))
                 elif section == "board_fields":
                     self._merge_board_fields(mod, merged, entries)
                 else:
@@ -269,7 +280,8 @@ class ModStack:
                         src = mod.file.key_source("setup", section, name)
                         op = "change" if name in target else "add"
                         if op == "add":
-                            self._new_name(mod, src, section.rstrip("s"), name, target)
+                            self._new_name(mod, src, section.rstrip("s"), name,
+                                           before.get(section, set()))
                         if self.touch(("setup", section, name), mod, op, src,
                                       f"setup {section}.{name}"):
                             target[name] = value
@@ -299,11 +311,12 @@ class ModStack:
                                       did_you_mean(result.bag.pieces, result.counters))
         return result
 
-    def _merge_counters(self, mod: Mod, counters: dict, entries: dict) -> None:
+    def _merge_counters(self, mod: Mod, counters: dict, entries: dict,
+                        existing: set[str]) -> None:
         for name, fields in entries.items():
             src = mod.file.key_source("setup", "counters", name)
             if name not in counters:
-                self._new_name(mod, src, "counter", name, counters)
+                self._new_name(mod, src, "counter", name, existing)
                 if self.touch(("setup", "counters", name), mod, "add", src,
                               f"setup counters.{name}"):
                     counters[name] = dict(fields)
@@ -363,6 +376,9 @@ class ModStack:
         ids = {loc.id for items in locations.values() for loc in items}
         for mod in self.mods:
             data = plain((mod.file.data or {}).get("board") or {})
+            # Properties of the pack and earlier mods, for W601 (not this mod's own).
+            self._known = {kind: {k for loc in items for k in loc.model_dump()}
+                           for kind, items in locations.items()}
             for kind, entries in data.items():
                 if kind == "tokens":
                     self._move_tokens(mod, entries, tokens, ids, manifest)
@@ -397,7 +413,7 @@ class ModStack:
         field of it that is not declared is an error there, not a warning here."""
         loc = items[i]
         current = loc.model_dump()
-        known = {k for other in items for k in other.model_dump()}
+        known = self._known[kind]
         for fname, value in fields.items():
             src = mod.file.key_source("board", kind, loc.id, fname)
             what = f"board {kind}.{loc.id}.{fname}"

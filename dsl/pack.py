@@ -98,6 +98,13 @@ def field_values(manifest: PackManifest) -> set[str]:
              *(spec for fields in manifest.board_fields.values() for spec in fields.values())]
     return {v for spec in specs for v in spec.values or () if isinstance(v, str)}
 
+def pack_cards(path: Path | str | None = None, mods: ModPaths = ()) -> dict[int, tuple[str, str]]:
+    """Every card of a pack with mods applied, whatever the options: number -> (title,
+    file). Files with problems are left out (`check` reports them)."""
+    root = Path(path) if path is not None else builtin_pack()
+    loader = _Loader(root, Report(), PackStats(), {}, [Path(m) for m in mods])
+    return {card.number: (card.title, f.display) for card, f, _ in loader.all_cards()}
+
 
 class _Loader:
     def __init__(self, root: Path, report: Report, stats: PackStats, options: dict,
@@ -110,6 +117,13 @@ class _Loader:
         self.reactions: list = []
         self.mods = ModStack(self, mods or [])
         self.places: dict[str, list[str]] = {}  # location ids by kind, once the board is read
+        # What files that failed their schema would have defined, read from their raw
+        # YAML: other files' effect text may name them without a cascade of errors.
+        self.broken_numbers: set[int] = set()
+        self.unread_cards = False
+        self.left_out = False  # a card or rules file was not compiled
+        self.broken_procedures: dict[str, list[str]] = {}
+        self.broken_functions: dict[str, list[str]] = {}
 
     def display(self, path: Path) -> str:
         try:
@@ -150,11 +164,26 @@ class _Loader:
         if board is not None:
             self.check_setup(manifest, board)
             self.check_fields(manifest, board)
+        declarations_ok = board is not None and not self.report.errors
         cards = self.load_cards(manifest, options)
         rules = self.load_rules(manifest)
-        if board is None or self.report.errors:
-            return None
+        if not declarations_ok:
+            return None  # pack.yaml and the board define every name effect text uses
+        # Effect text is compiled even when card or rules files failed: those are left
+        # out, so one bad file does not hide the problems of every other.
         return self.compile(manifest, board, cards, rules, options)
+
+    def all_cards(self) -> list[tuple[Card, YamlFile, Any]]:
+        """The cards of the pack and mods with every option on (nothing is compiled)."""
+        manifest_file = self.manifest_file = self.read(self.root / "pack.yaml")
+        manifest = validate(PackManifest, manifest_file, self.report) if manifest_file else None
+        if manifest is None:
+            return []
+        self.mods.read(manifest)
+        manifest = self.mods.apply_manifest(manifest, manifest_file)
+        if manifest is None:
+            return []
+        return self.load_cards(manifest, {name: True for name in manifest.options})
 
     def load_board(self, manifest: PackManifest) -> Board | None:
         path = self.entry(manifest.board, "board")
@@ -294,8 +323,14 @@ class _Loader:
             files = sorted(target.glob("*.yaml")) if target.is_dir() else [target]
             for path in files:
                 f = self.read(path)
-                if f is not None:
+                if f is None:
+                    self.unread_cards = self.left_out = True  # its numbers are not known
+                else:
+                    before = len(self.report.errors)
                     out.extend(read_cards(f, CardList, Card, self.report))
+                    if len(self.report.errors) > before:
+                        self.broken_numbers |= raw_numbers(f.data)
+                        self.left_out = True
         out = self.mods.apply_cards(out)
         check_card_fields(manifest.card_fields, out, self.report, self.places)
         self.check_card_kinds(manifest, out)
@@ -340,9 +375,13 @@ class _Loader:
         for path in sorted(folder.glob("*.yaml")) if folder is not None else []:
             f = self.read(path)
             if f is None:
+                self.left_out = True
                 continue
             rules = validate(RulesFile, f, self.report)
             if rules is None:
+                self.left_out = True
+                self.broken_procedures.update(raw_params(f.data, "procedures"))
+                self.broken_functions.update(raw_params(f.data, "functions"))
                 continue
             for name, proc in rules.procedures.items():
                 out.append((name, proc, f, f.data["procedures"][name]))
@@ -390,6 +429,7 @@ class _Loader:
         texts = {n: v if isinstance(v, TextDef) else TextDef(text=v)
                  for n, v in manifest.texts.items()}
         procs = {name: proc for name, proc, _, _ in rules}
+        broken = self.broken_procedures
         symbols = Symbols(
             players=manifest.players,
             counters=set(manifest.counters) | set(numeric),
@@ -407,13 +447,19 @@ class _Loader:
             list_effects={n for n, e in manifest.effects.items()
                           if not isinstance(e, str) and e.values == "names"},
             attributes=attributes,
-            procedures={name: self._params(name, procs)[0] for name in procs},
-            defaults={name: set(self._params(name, procs)[1]) for name in procs},
-            functions={**{name: self._fn_params(name, fn) for name, fn, _, _ in self.functions},
+            # A procedure of a file that failed may be called with any of its parameters.
+            procedures={**broken, **{name: self._params(name, procs)[0] for name in procs}},
+            defaults={**{n: set(ps) for n, ps in broken.items()},
+                      **{name: set(self._params(name, procs)[1]) for name in procs}},
+            functions={**self.broken_functions,
+                       **{name: self._fn_params(name, fn) for name, fn, _, _ in self.functions},
                        **{name: list(text.params) for name, text in texts.items()}},
-            cards=set(card_table),
+            # A card file that could not be read hides its numbers: none is checked then.
+            cards=None if self.unread_cards else set(card_table) | self.broken_numbers,
             token_kind=board.travel.kind if board.travel else None,
             field_values=field_values(manifest),
+            place_properties=property_kinds(locations, locations),
+            card_properties=property_kinds(card_table, locations),
         )
         comp = Compiler(symbols, self.report)
         functions = {}
@@ -457,7 +503,11 @@ class _Loader:
             self.report.error(self.manifest_file.key_source("entry"), "E107",
                               f"the entry procedure '{manifest.entry}' is not defined")
         defined = {name: f.key_source("procedures", name) for name, _, f, _ in rules}
-        check_graph(comp, manifest.entry, self.report, defined)
+        # A file left out, or a text that could not be parsed, may hold the only call of a
+        # procedure: no "never called" then.
+        complete = not self.left_out and not any(d.code in ("E201", "E205")
+                                                 for d in self.report.errors)
+        check_graph(comp, manifest.entry, self.report, defined, warn_unused=complete)
         check_view(manifest, self.manifest_file, self.report, symbols.functions,
                    attributes, set(kinds))
         if self.report.errors:
@@ -676,3 +726,39 @@ def counter_bounds(manifest: PackManifest) -> dict[str, list]:
         if isinstance(track, NumericTrack):
             bounds[name] = [track.min, track.max]
     return bounds
+
+
+def raw_numbers(data: Any) -> set[int]:
+    """Card numbers in the raw YAML of a card file (a list file or a one-card file)."""
+    items = data.get("cards") if isinstance(data, dict) and "cards" in data else [data]
+    if not isinstance(items, list):
+        return set()
+    return {c["number"] for c in items if isinstance(c, dict) and type(c.get("number")) is int}
+
+
+def raw_params(data: Any, section: str) -> dict[str, list[str]]:
+    """Names and parameters of the procedures or functions in a rules file's raw YAML."""
+    entries = data.get(section) if isinstance(data, dict) else None
+    out = {}
+    for name, entry in entries.items() if isinstance(entries, dict) else []:
+        params = entry.get("params", []) if isinstance(entry, dict) else None
+        if isinstance(name, str) and isinstance(params, list) \
+                and all(isinstance(p, str) for p in params):
+            out[name] = list(params)
+    return out
+
+
+def property_kinds(table: dict[Any, dict[str, Any]], locations: dict[str, dict],
+                   ) -> dict[str, str]:
+    """Each property of a table (places or cards): the kind of place every value of it
+    names (none aside), such as a `region` naming a place of the kind `regions`; "" when
+    the values are not all places of one kind."""
+    found: dict[str, str] = {}
+    for attrs in table.values():
+        for prop, value in attrs.items():
+            if value is None or prop in ("id", "kind", "name"):
+                continue
+            loc = locations.get(value) if isinstance(value, str) else None
+            kind = str(loc["kind"]) if loc is not None else ""
+            found[prop] = kind if found.get(prop, kind) == kind else ""
+    return found

@@ -25,11 +25,12 @@ from ..interpreter.program import Program
 from ..interpreter.state import Frame
 from ..interpreter.support import holdings
 from ..schemas.scenario import Expect, Scenario, ScenarioFile, Setup
-from .diagnostics import ContentError, Report, Source
+from .diagnostics import ContentError, Diagnostic, Report, Source
 from .mods import find_mod_root
 from .pack import load_pack
+from .scenario_names import check_names
 from .validation import validate
-from .yamlsource import read_yaml
+from .yamlsource import YamlFile, read_yaml
 
 
 @dataclass
@@ -38,10 +39,30 @@ class Outcome:
     path: str
     failures: list[str] = field(default_factory=list)
     game: Game | None = None
+    # Each failure as a diagnostic: where it is written, its code (if it has one), its hint.
+    problems: list[Diagnostic] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.failures
+
+    def fail(self, message: str, at: Source | None = None, code: str = "",
+             hint: str = "") -> None:
+        where = at or parse_source(self.path)
+        d = Diagnostic(where, code, message, hint)
+        self.problems.append(d)
+        if code:
+            message = f"{where}: error[{code}]: {message}" + (f" ({hint})" if hint else "")
+        self.failures.append(message)
+
+
+def parse_source(where: str) -> Source:
+    """`path:line:col` back to a Source (the path alone if it has no position)."""
+    path, _, rest = where.rpartition(":")
+    head, _, line = path.rpartition(":")
+    if head and line.isdigit() and rest.isdigit():
+        return Source(head, int(line), int(rest))
+    return Source(where)
 
 
 def load_scenarios(path: Path, report: Report) -> list[tuple[Scenario, str]]:
@@ -70,6 +91,7 @@ class Runner:
         self.mods = tuple(Path(m) for m in mods)
         self.options = dict(options or {})  # under every scenario's own `options:`
         self._programs: dict[tuple, Program] = {}
+        self._files: dict[str, YamlFile | None] = {}
 
     def program(self, options: dict[str, bool], mods: tuple[Path, ...] | None = None) -> Program:
         mods = self.mods if mods is None else tuple(mods)
@@ -86,24 +108,43 @@ class Runner:
             return self.mods
         return (*self.mods, own)
 
+    def located(self, where: str) -> tuple[YamlFile, int] | None:
+        """The scenario file and the index of the scenario that starts at `where`."""
+        path = parse_source(where).path
+        if path not in self._files:
+            self._files[path] = read_yaml(Path(path), path, Report())
+        f = self._files[path]
+        items = f.node("scenarios") if f is not None else None
+        for i in range(len(items) if isinstance(items, list) else 0):
+            if str(f.key_source("scenarios", i)) == where:
+                return f, i
+        return None
+
     def run(self, sc: Scenario, where: str, mods: tuple[Path, ...] | None = None) -> Outcome:
         out = Outcome(sc.name, where)
         try:
             program = self.program({**self.options, **sc.options}, mods)
         except ContentError as e:
             out.failures.append(f"the pack does not compile:\n{e}")
+            out.problems.extend(e.report.errors)  # each at its own file and line
             return out
+        spot = self.located(where)
+        if spot is not None:
+            for d in check_names(program, *spot):
+                out.fail(d.message, d.source, d.code, d.hint)
+            if not out.ok:
+                return out  # a setup or an expectation would act on nothing
         state = initial_state(program, sc.seed)
         try:
             apply_setup(program, state, sc.setup)
         except (KeyError, ValueError) as e:
-            out.failures.append(f"setup: {e}")
+            out.fail(f"setup: {e}", self.spot(spot, "setup"))
             return out
         game = Game(program, state)
         out.game = game
         proc = sc.run.procedure or program.entry
         if proc not in program.procedures:
-            out.failures.append(f"run: no procedure '{proc}'")
+            out.fail(f"run: no procedure '{proc}'", self.spot(spot, "run"))
             return out
         started = False
         for i, step in enumerate(sc.steps, 1):
@@ -125,9 +166,17 @@ class Runner:
             except RuleError as e:
                 problem = f"rules error: {e}"
             if problem:
-                out.failures.append(f"step {i}: {problem}")
+                out.fail(f"step {i}: {problem}", self.spot(spot, "steps", i - 1))
                 break
         return out
+
+    @staticmethod
+    def spot(found: tuple[YamlFile, int] | None, *keys) -> Source | None:
+        """Where a part of a located scenario is written."""
+        if found is None:
+            return None
+        f, i = found
+        return f.key_source("scenarios", i, *keys)
 
     def step(self, game: Game, step) -> str | None:
         if step.do is not None:

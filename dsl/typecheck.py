@@ -1,9 +1,10 @@
 """Compile-time type checks of effect text (E320, E321).
 
 A light, conservative check: only values whose kind the compiler can see
-(constants, counts, comparisons, lists) are checked; anything computed at run
-time (a variable, a function's result) passes. Mixed into the compiler's unit,
-whose `expr`, `error` and `sym` it uses.
+(constants, counts, comparisons, lists, a local name bound once to one of
+those) are checked; anything computed at run time (a parameter, a function's
+result) passes. Mixed into the compiler's unit, whose `expr`, `error`, `sym`
+and `local_kinds` it uses.
 """
 
 from __future__ import annotations
@@ -13,6 +14,23 @@ from typing import Any
 from lark import Tree
 
 from .diagnostics import did_you_mean
+
+# Statements that bind a local name, and which of their children is the name.
+_BINDERS = {"let_stmt": 0, "set_stmt": 0, "for_stmt": 0, "for_range_stmt": 0,
+            "choose_value_stmt": 1, "option_for": 0}
+
+
+def rebound_names(tree: Tree) -> set[str]:
+    """Local names bound more than once in a text: their kind may change, so none is
+    assumed (a loop can reach a use after a later binding of another kind)."""
+    seen: set[str] = set()
+    again: set[str] = set()
+    for t in tree.iter_subtrees():
+        k = _BINDERS.get(t.data)
+        if k is not None and len(t.children) > k:
+            n = str(t.children[k])
+            (again if n in seen else seen).add(n)
+    return again
 
 
 class TypeChecks:
@@ -25,12 +43,47 @@ class TypeChecks:
         op = e[0]
         if op == "const":
             return self._const_kind(e[1])
+        if op == "var":
+            return getattr(self, "local_kinds", {}).get(e[1])
+        if op == "attr":
+            return self._property_kind(e[1], e[2])
         if op == "arith":
             if e[1] != "+":
                 return "number"
             kinds = {self.kind_of(e[2]), self.kind_of(e[3])}
             return "list" if "list" in kinds else ("number" if "number" in kinds else None)
         return _OP_KINDS.get(op)
+
+    def _property_kind(self, prop: str, subject: tuple) -> str | None:
+        """`PROP of X` is a place of one kind when every value of PROP names such a place:
+        on places if X is a place, on cards if X is a card number, on both if not known."""
+        of = self.kind_of(subject) or ""
+        on_places = self.sym.place_properties.get(prop)
+        on_cards = self.sym.card_properties.get(prop)
+        if of.startswith("place"):
+            kind = on_places
+        elif of == "number":
+            kind = on_cards
+        elif on_places is None or on_cards is None:
+            kind = on_places if on_cards is None else on_cards
+        else:
+            kind = on_places if on_places == on_cards else None
+        return "place:" + kind if kind else None
+
+    def element_kind(self, e: tuple) -> str | None:
+        """The kind of every item of a list, when the compiler can see it: `states`,
+        `[CT, MA]`, `players`, `states where ...`, `held(POOL, P)`."""
+        if e[0] == "where":
+            return self.element_kind(e[1])
+        if e[0] == "call" and e[1] in ("held", "empty") and e[2] and e[2][0][0] == "const":
+            kind = self.sym.pools.get(e[2][0][1])
+            return "place:" + kind if kind else None
+        if e[0] != "const" or not isinstance(e[1], list) or not e[1]:
+            return None
+        kinds = {self._const_kind(v) for v in e[1]}
+        if len(kinds) == 1:
+            return kinds.pop()
+        return "place" if all(k.startswith("place") for k in kinds) else None
 
     def _const_kind(self, v: Any) -> str:
         sym = self.sym
@@ -125,7 +178,8 @@ class TypeChecks:
 
     def show(self, e: tuple, kind: str) -> str:
         if e[0] != "const":
-            return want(kind)
+            text = text_of(e)
+            return f"`{text}` ({want(kind)})" if text else want(kind)
         v = e[1]
         if kind.startswith("place:"):
             return f"'{v}' (one of the {kind[6:]})"
@@ -147,10 +201,17 @@ class TypeChecks:
             kind = wanted[6:]
             places = sym.kinds.get(kind, [])
             near = did_you_mean(str(e[1]), places) if e[0] == "const" else ""
-            return near or (f"one of the {kind}, such as `{places[0]}`" if places else "")
+            example = f"one of the {kind}, such as `{places[0]}`" if places else ""
+            got = self.kind_of(e) if e[0] == "attr" else None
+            if got is not None and got.startswith("place:"):  # `region of s`: not a state
+                return f"`{e[1]} of` gives one of the {got[6:]}; write {example}"
+            return near or example
         if wanted == "place":
             return "a place on the board"
         if wanted == "list":
+            one = text_of(e) if (self.kind_of(e) or "").startswith("place") else ""
+            if one:
+                return f"`{one}` is one place: `[{one}]` is a list of it alone"
             kind = next(iter(sym.kinds), None)
             example = f", a kind of place such as `{kind}`" if kind else ""
             return f"write a list `[a, b]`{example}, or `cards(ZONE)`"
@@ -163,7 +224,8 @@ _OP_KINDS = {
     "neg": "number", "counter": "number", "support_of": "number", "support_at": "number",
     "effect": "number", "cmp": "truth value", "and": "truth value", "or": "truth value",
     "not": "truth value", "cards": "list", "list": "list", "where": "list", "track": "list",
-    "effect_list": "list", "fmt": "text", "opponent": "player", "zone": "zone",
+    "effect_list": "list", "as_list": "list", "fmt": "text", "opponent": "player",
+    "zone": "zone",
     "token": "place",
 }
 
@@ -172,6 +234,15 @@ _WORDS = {
     "place": "a place", "list": "a list", "pool": "a kind of support", "zone": "a zone of cards",
     "card": "a card number", "none": "none",
 }
+
+
+def text_of(e: tuple) -> str:
+    """A local name or `PROP of NAME` as it was written; "" for anything longer."""
+    if e[0] in ("var", "global"):
+        return e[1]
+    if e[0] == "attr" and e[2][0] in ("var", "global"):
+        return f"{e[1]} of {e[2][1]}"
+    return ""
 
 
 def want(kind: str) -> str:

@@ -274,3 +274,9 @@ ARITY = {
     "support": 2, "support_of": 3, "sum_of": 2,
     "most_places": 2, "most_support": 2, "roll": 1, "random_pick": 1,
 }
+
+# The argument (by position) that is a list to go through; a text there is a RuleError.
+LIST_ARGUMENTS = {
+    "count": 0, "total": 0, "unique": 0, "first": 0, "last": 0, "at": 0, "tally": 0,
+    "sum_of": 0, "most_places": 1, "most_support": 1,
+}

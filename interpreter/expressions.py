@@ -341,8 +341,49 @@ def _list(items):
     return f
 
 
+# Expressions that always give a list (or none), so their items need no check in the game.
+_LISTS = frozenset({"list", "where", "cards", "track", "effect_list", "as_list"})
+_LIST_CALLS = frozenset({"range", "held", "empty", "unique"})
+
+
+def build_items(expr: tuple, what: str) -> Closure:
+    """A closure giving a list to go through. A text there would be gone through letter
+    by letter, so it is a RuleError; only values not known to be lists are checked."""
+    f = build(expr)
+    kind = expr[0]
+    if (kind in _LISTS or (kind == "call" and expr[1] in _LIST_CALLS)
+            or (kind == "const" and expr[1].__class__ is not str)):
+        return f
+
+    def items(m, env):
+        v = f(m, env)
+        if v.__class__ is str:
+            raise RuleError(f"{what} must be a list, not the text {v[:60]!r} "
+                            "(a list of one is written [x])")
+        return v
+
+    return items
+
+
+def _as_list(e):
+    """A phrase's targets: one place is a list of one place."""
+    f = build(e)
+
+    def g(m, env):
+        v = f(m, env)
+        if v.__class__ is list:
+            return v
+        if v is None:
+            return []
+        if v.__class__ is str:
+            return [v]
+        raise RuleError(f"expected a place or a list of places, not {m.show(v)}")
+
+    return g
+
+
 def _where(src, cond):
-    fs, fc = build(src), build(cond)
+    fs, fc = build_items(src, "what `where` filters"), build(cond)
 
     def f(m, env):
         saved = env.get("it", _MISSING)
@@ -397,10 +438,12 @@ def _show_text(m, value) -> str:
 
 
 def _call(name, args):
-    from .builtins import BUILTINS
+    from .builtins import BUILTINS, LIST_ARGUMENTS
 
     fn = BUILTINS[name]
-    fs = [build(a) for a in args]
+    listed = LIST_ARGUMENTS.get(name)
+    fs = [build_items(a, f"what {name}() reads") if k == listed else build(a)
+          for k, a in enumerate(args)]
     if len(fs) == 0:
         return lambda m, env: fn(m)
     if len(fs) == 1:
@@ -459,4 +502,5 @@ BUILDERS: dict[str, Callable[..., Closure]] = {
     "fmt": _fmt,
     "call": _call,
     "fn": _fn,
+    "as_list": _as_list,
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from . import narration as tell
 from .budget import too_big
 from .errors import RuleError
-from .expressions import build, list_size
+from .expressions import build, build_items, list_size
 from .narration import CAUSE
 from .state import copy_value
 
@@ -557,7 +557,7 @@ class For(Op):
     __slots__ = ("var", "items", "block")
 
     def __init__(self, var, items, block):
-        self.var, self.items, self.block = var, build(items), block
+        self.var, self.items, self.block = var, build_items(items, "what `for` runs over"), block
 
     def run(self, m, f):
         items = self.items(m, f.env)
@@ -600,7 +600,8 @@ class Choose(Op):
     __slots__ = ("who", "var", "items", "label")
 
     def __init__(self, who, var, items, label):
-        self.who, self.var, self.items = build(who), var, build(items)
+        self.who, self.var = build(who), var
+        self.items = build_items(items, "what is chosen from")
         self.label = build(label) if label is not None else None
 
     def run(self, m, f):
@@ -633,7 +634,8 @@ class Menu(Op):
         self.notes = {opt[4]: build(note) for opt, note in zip(options, notes, strict=True)
                       if note is not None}
         self.options = [
-            (build(label), var, build(items) if items else None,
+            (build(label), var,
+             build_items(items, "what the option runs over") if items else None,
              build(cond) if cond else None, block)
             for label, var, items, cond, block in options
         ]

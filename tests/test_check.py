@@ -100,3 +100,36 @@ def test_github_format(pack, capsys):
     assert main(["check", "--pack", str(pack), "--format", "github"]) == 1
     line = capsys.readouterr().out.splitlines()[0]
     assert line.startswith("::error file=") and ",line=" in line and ",col=" in line
+
+
+# ---- every stage of every file in one run -------------------------------------------------
+def test_one_check_reports_every_stage_of_every_file(pack, capsys):
+    """A schema error in one card no longer hides effect-text errors in other files."""
+    bad_card = card_file(pack, 5)
+    bad_card.write_text(bad_card.read_text().replace("cp: 2", "cp: two"))
+    bad_schema = card_file(pack, 6)
+    bad_schema.write_text(bad_schema.read_text().replace("number: 6", "number: six"))
+    bad_event, line = break_event(pack, 5, "  move player to XX\n")
+    rules = pack / "rules" / "20-activity.yaml"
+    rules.write_text(rules.read_text().replace("do play_event(", "do play_evnt(", 1))
+    assert main(["check", "--pack", str(pack)]) == 1
+    out = capsys.readouterr().out
+    for path, code in [(bad_card, "E104"), (bad_schema, "E104"), (bad_event, "E315"),
+                       (rules, "E302")]:
+        assert f"{path}:" in out and f"error[{code}]" in out, (path, code, out)
+    assert f"{bad_event}:{line}:18: error[E315]: unknown name 'XX'" in out
+    assert "did you mean `play_event`?" in out
+    assert "warning[W401]" not in out  # a file left out may hold the only call
+
+
+def test_names_of_a_file_that_failed_are_not_reported_again(pack):
+    """A card that failed its schema is left out, but its number is no unknown card; a
+    rules file that failed still names its procedures."""
+    broken = card_file(pack, 5)
+    broken.write_text(broken.read_text().replace("title:", "titel:"))
+    rules = pack / "rules" / "95-helper.yaml"
+    rules.write_text("procedures:\n  helper:\n    params: [who]\n    bodyy: |\n      stop\n")
+    break_event(pack, 6, "  prevent 5\n  do helper(who: player)\n")
+    loaded = check_pack(pack)
+    assert loaded.program is None
+    assert sorted({c for c, _, _ in codes(loaded)}) == ["E102", "E103"]

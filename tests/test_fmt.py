@@ -201,3 +201,42 @@ def test_missing_path_is_a_usage_error(tmp_path):
 def test_card_order_is_the_documented_one():
     assert CARD.arrange(["event", "text", "x", "persistent", "title", "number"]) == [
         "number", "title", "persistent", "x", "text", "event"]
+
+
+MOD_RULES = """\
+procedures:
+  take_turn:
+    params: [player]
+    doc: "The pack's turn, with a whistle-stop first."
+    body: |
+      stop
+    replaces: true   # the pack's own procedure
+  before_turn:
+    # runs before the pack's procedure of the same name
+    body: |
+      stop
+    extends: before
+functions:
+  value:
+    params: [who]
+    expr: 1
+    replaces: true
+"""
+
+
+def test_flags_of_a_mod_procedure_stay_beside_its_name(tmp_path):
+    """`replaces:` and `extends:` are read with the name: they come before params and body."""
+    rules = tmp_path / "mod" / "rules" / "90-turn.yaml"
+    rules.parent.mkdir(parents=True)
+    (tmp_path / "mod" / "mod.yaml").write_text("name: m\n")
+    rules.write_text(MOD_RULES)
+    assert main(["fmt", str(rules)]) == 0
+    data = YAML(typ="rt").load(rules.read_text())
+    assert list(data["procedures"]["take_turn"]) == ["replaces", "params", "doc", "body"]
+    assert list(data["procedures"]["before_turn"]) == ["extends", "body"]
+    assert list(data["functions"]["value"]) == ["replaces", "params", "expr"]
+    text = rules.read_text()
+    assert "    replaces: true   # the pack's own procedure\n    params: [player]\n" in text
+    assert ("  before_turn:\n    # runs before the pack's procedure of the same name\n"
+            "    extends: before\n    body: |\n") in text
+    assert format_text(text, "rules") == text  # a second run changes nothing

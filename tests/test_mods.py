@@ -447,6 +447,32 @@ def test_mod_setup_name_close_to_an_existing_one_warns(tmp_path):
     assert "`momentum`" in w.hint and str(w.source) == position(mod / "mod.yaml", "momentun")
 
 
+def test_w601_never_compares_a_mod_with_its_own_new_names(tmp_path):
+    """Paired names a mod adds (`rally_a`, `rally_b`) are not each other's misspelling."""
+    mod = write_mod(tmp_path, "pairs",
+                    "setup:\n  variables: {rally_a: 0, rally_b: 0}\n"
+                    "  counters:\n    tokens_a: {start: 0}\n    tokens_b: {start: 0}\n"
+                    "board:\n  states:\n    NY: {scandal: 1}\n    CA: {scandals: 2}\n")
+    loaded = check_pack(mods=[mod])
+    assert loaded.program is not None
+    assert [str(d) for d in loaded.report.warnings if d.code == "W601"] == []
+
+
+def test_w601_warns_once_for_a_new_property_on_several_places(tmp_path):
+    mod = write_mod(tmp_path, "typo", "board:\n  states:\n    NY: {evv: 1}\n    CA: {evv: 2}\n")
+    loaded = check_pack(mods=[mod])
+    (w,) = [d for d in loaded.report.warnings if d.code == "W601"]
+    assert "`ev`" in w.hint and str(w.source) == position(mod / "mod.yaml", "evv")
+
+
+def test_w601_compares_a_mod_with_the_names_of_earlier_mods(tmp_path):
+    first = write_mod(tmp_path, "first", "setup:\n  variables: {rally_a: 0}\n")
+    second = write_mod(tmp_path, "second", "setup:\n  variables: {rally_b: 0}\n")
+    loaded = check_pack(mods=[first, second])
+    (w,) = [d for d in loaded.report.warnings if d.code == "W601"]
+    assert "`rally_a`" in w.hint and str(w.source) == position(second / "mod.yaml", "rally_b")
+
+
 def test_mod_adds_a_procedure_a_card_calls(tmp_path):
     mod = write_mod(tmp_path, "proc", "", {
         "cards/098.yaml": card(98, "Caller", "do windfall(who: player)"),

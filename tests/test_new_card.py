@@ -10,12 +10,13 @@ import jsonschema
 import pytest
 from ruamel.yaml import YAML
 
-from hustings.dsl.pack import builtin_pack, check_pack
+from hustings.dsl.pack import BUILTIN_PACKS, builtin_pack, check_pack
 from hustings.schemas.export import DEFAULT_FOLDER
 from hustings.tools.cli import main
 from hustings.tools.commands.new import PLACEHOLDER, card_text, schema_ref
 from hustings.tools.formatting import format_text
 
+BUILTIN_MODS = BUILTIN_PACKS / "mods"
 CAMPAIGN_FIELDS = ["number", "title", "cp", "rest", "icon", "issue", "state", "persistent",
                    "text", "event"]
 
@@ -93,12 +94,35 @@ def test_schema_comment_is_relative_to_the_new_file_never_absolute(tmp_path):
 
 def test_number_and_title_options_and_an_awkward_title(tmp_path):
     path = tmp_path / "card.yaml"
-    assert new_card(path, "--number", "42", "--title", 'Say "hi": #1') == 0
+    assert new_card(path, "--number", "142", "--title", 'Say "hi": #1') == 0
     data = YAML(typ="safe").load(path.read_text())
-    assert data["number"] == 42 and data["title"] == 'Say "hi": #1'
+    assert data["number"] == 142 and data["title"] == 'Say "hi": #1'
 
 
 def test_missing_folders_are_made(tmp_path):
     path = tmp_path / "my-mod" / "cards" / "100-x.yaml"
     assert main(["new", "card", str(path)]) == 0
     assert path.is_file()
+
+
+def test_a_number_another_card_has_is_refused(pack, capsys):
+    """101 is an endorsement card's number (endorsements.yaml), not only a campaign card's."""
+    path = pack / "cards" / "101-rally.yaml"
+    assert new_card(path, "--number", "101") == 1
+    err = capsys.readouterr().err
+    assert "card number 101 is taken by 'Endorsement in the West'" in err
+    assert "endorsements.yaml" in err and "the next free number is 117" in err
+    assert not path.exists()
+
+
+def test_the_number_from_the_file_name_is_checked_too(pack, capsys):
+    assert new_card(pack / "cards" / "005-again.yaml") == 1
+    assert "taken by 'Volunteers'" in capsys.readouterr().err
+
+
+def test_the_cards_of_the_mods_given_are_taken(tmp_path, capsys):
+    mod = BUILTIN_MODS / "whistle-stops"
+    path = tmp_path / "card.yaml"
+    assert new_card(path, "--number", "98") == 0
+    assert new_card(tmp_path / "other.yaml", "--number", "98", "--mod", str(mod)) == 1
+    assert "taken by 'Whistle-Stop Tour'" in capsys.readouterr().err

@@ -20,7 +20,7 @@ from ..interpreter.game import Game
 from ..interpreter.program import Program
 from .commands import discover
 from .failures import UsageError, guarded
-from .report import print_check
+from .report import github_line, print_check, scenario_annotation
 
 DEBUG_FLAG = "--debug"
 _TRUE, _FALSE = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
@@ -154,6 +154,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                       help="scenario files or folders of them")
     add_pack_arguments(scen)
     scen.add_argument("--verbose", "-v", action="store_true", help="name each passing scenario")
+    scen.add_argument("--format", choices=["text", "github"], default="text",
+                      help="github: each failure as a workflow annotation at its file and line")
 
     schema = sub.add_parser("schema", help="write JSON Schemas of the content files",
                             allow_abbrev=False)
@@ -313,19 +315,24 @@ def scenario_command(args: argparse.Namespace) -> int:
         raise UsageError(f"scenario: no such file or folder: {missing[0]}")
     outcomes, report = run_paths(args.paths, pack_folder(args.pack), args.mods,
                                  parse_options(args.option))
+    github = args.format == "github"
     for d in report.diagnostics:
-        print(d)
+        print(github_line(d) if github else d)
     passed = failed = 0
     for o in outcomes:
         if o.ok:
             passed += 1
             if args.verbose:
                 print(f"PASS {o.name}")
-        else:
-            failed += 1
-            print(f"FAIL {o.name} ({o.path})")
-            for f in o.failures:
-                print(f"     {f}")
+            continue
+        failed += 1
+        if github:
+            for d in o.problems:
+                print(scenario_annotation(o.name, d))
+            continue
+        print(f"FAIL {o.name} ({o.path})")
+        for f in o.failures:
+            print(f"     {f}")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and not report.errors and outcomes else 1
 

@@ -64,6 +64,14 @@ CARD = KeyOrder(("number", "replaces", "title", "cp", "rest", "icon", "issue", "
 # Cards listed several to a file: identity first, prose last.
 LISTED_CARD = KeyOrder(("number", "title", "kind", "option"), ("text", "event"))
 
+
+def flags_first(model: type[BaseModel]) -> KeyOrder:
+    """A rule's own fields last, in the model's order; any other key before them: the flags
+    a mod writes beside a procedure's or function's name (`replaces:`, `extends:`) are read
+    with the name, not after the body."""
+    return KeyOrder((), tuple(model.model_fields))
+
+
 ANY = "*"
 # kind -> (path from the document root to the mappings, their order); ANY matches
 # every item of a list or every value of a mapping.
@@ -72,8 +80,8 @@ ORDERS: dict[str, tuple[tuple[tuple[str, ...], KeyOrder], ...]] = {
     "cardlist": ((("cards", ANY), LISTED_CARD),),
     "pack": (((), fields_of(PackManifest)),),
     "board": (((), fields_of(Board)),),
-    "rules": (((), fields_of(RulesFile)), (("procedures", ANY), fields_of(Procedure)),
-              (("functions", ANY), fields_of(Function))),
+    "rules": (((), fields_of(RulesFile)), (("procedures", ANY), flags_first(Procedure)),
+              (("functions", ANY), flags_first(Function))),
     "scenario": ((("scenarios", ANY), fields_of(Scenario)),),
 }
 

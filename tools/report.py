@@ -49,6 +49,14 @@ def github_line(d: Diagnostic) -> str:
             f"col={d.source.column}::{_escape(text)}")
 
 
+def scenario_annotation(name: str, d: Diagnostic) -> str:
+    """A failed scenario's problem as a workflow command at the line it comes from."""
+    code = f"[{d.code}] " if d.code else ""
+    text = f"{code}scenario '{name}': {d.message}" + (f" ({d.hint})" if d.hint else "")
+    return (f"::error file={_escape(d.source.path, True)},line={d.source.line},"
+            f"col={d.source.column}::{_escape(text)}")
+
+
 def _escape(text: str, prop: bool = False) -> str:
     """Workflow commands escape %, CR and LF (and, in properties, ':' and ',')."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")

@@ -1,8 +1,10 @@
-"""`hustings new card PATH [--number N] [--title T]`: write a skeleton card file.
+"""`hustings new card PATH [--number N] [--title T] [--pack P] [--mod M]`: write a
+skeleton card file.
 
 The skeleton has every field of a campaign card and an event that is a
 placeholder on purpose: `hustings check` reports it (a syntax error at that
-line) until the real event is written, so a half-made card cannot pass.
+line) until the real event is written, so a half-made card cannot pass. A number
+another card of the pack (or of its mods) already has is refused.
 """
 
 from __future__ import annotations
@@ -51,15 +53,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     card.add_argument("--number", type=int, help="card number (default: from the file name)")
     card.add_argument("--title", help="card title (default: from the file name)")
     card.add_argument("--pack", type=Path, default=None,
-                      help="the pack whose card fields to write (default: 1960)")
+                      help="the pack whose card fields and numbers to use (default: the pack "
+                           "PATH is in, else 1960)")
+    card.add_argument("--mod", action="append", default=[], type=Path, metavar="PATH",
+                      dest="mods", help="a mod whose cards' numbers are taken too (repeatable; "
+                                        "the mod PATH is in counts without it)")
 
 
 def run(args: argparse.Namespace) -> int:
+    pack, mods = content_of(args.path, args.pack, args.mods)
     try:
-        text = card_text(args.path, args.number, args.title, card_fields(args.pack))
+        text = card_text(args.path, args.number, args.title, card_fields(pack))
     except UsageError as e:
         print(f"hustings new: {e}", file=sys.stderr)
         return 2
+    number = int(re.search(r"^number: (\d+)$", text, re.M).group(1))
+    in_mod = bool(mods) and mods[-1] == content_root(args.path)
+    taken = "" if args.path.exists() else taken_by(number, pack, mods, in_mod)
+    if taken:
+        print(f"hustings new: {taken}", file=sys.stderr)
+        return 1
     try:
         args.path.parent.mkdir(parents=True, exist_ok=True)  # a new mod's cards/ folder
         with args.path.open("x", encoding="utf-8") as out:  # "x": never overwrite
@@ -73,6 +86,35 @@ def run(args: argparse.Namespace) -> int:
     line = text.splitlines().index(f"  {PLACEHOLDER}") + 1
     print(f"wrote {args.path}: write the card's event at line {line}, then `hustings check`")
     return 0
+
+
+def content_of(path: Path, pack: Path | None, mods: list[Path]) -> tuple[Path | None, list]:
+    """The pack (--pack, else the pack folder PATH is in) and the mods (--mod, and the mod
+    folder PATH is in) whose cards the new one joins."""
+    root = content_root(path)
+    if root is not None and (root / "mod.yaml").is_file():
+        if root.resolve() not in {m.resolve() for m in mods}:
+            mods = [*mods, root]
+    elif pack is None and root is not None:
+        pack = root
+    return pack, mods
+
+
+def taken_by(number: int, pack: Path | None, mods: list[Path], in_mod: bool = False) -> str:
+    """Why `number` cannot be the new card's ("" when it is free; an existing file is
+    refused later, with its own message)."""
+    from ...dsl.pack import pack_cards
+
+    cards = pack_cards(pack, mods)
+    if number not in cards:
+        return ""
+    title, where = cards[number]
+    free = next(n for n in range(number, number + len(cards) + 2) if n not in cards)
+    why = (f"card number {number} is taken by {title!r} ({where}); the next free number "
+           f"is {free} (--number {free})")
+    if in_mod:
+        why += f". A mod's card that stands in for card {number} says `replaces: {number}`"
+    return why
 
 
 def card_fields(pack: Path | None) -> dict:

@@ -180,6 +180,9 @@ class Renderer:
         text = "".join(p if isinstance(p, str) else "{" + self.expr(p) + "}" for p in parts)
         return '"' + text.replace('"', '\\"') + '"'
 
+    def _e_as_list(self, e: tuple) -> str:
+        return self.expr(e)  # the compiler's wrapping of a phrase's targets: read as written
+
     def _e_call(self, name: str, args: list) -> str:
         return f"{name}({', '.join(self.expr(a) for a in args)})"
 
