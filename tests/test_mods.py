@@ -452,17 +452,22 @@ def test_w601_never_compares_a_mod_with_its_own_new_names(tmp_path):
     mod = write_mod(tmp_path, "pairs",
                     "setup:\n  variables: {rally_a: 0, rally_b: 0}\n"
                     "  counters:\n    tokens_a: {start: 0}\n    tokens_b: {start: 0}\n"
+                    "  board_fields:\n    states:\n      scandal: {type: int}\n"
+                    "      scandals: {type: int}\n"
                     "board:\n  states:\n    NY: {scandal: 1}\n    CA: {scandals: 2}\n")
     loaded = check_pack(mods=[mod])
     assert loaded.program is not None
     assert [str(d) for d in loaded.report.warnings if d.code == "W601"] == []
 
 
-def test_w601_warns_once_for_a_new_property_on_several_places(tmp_path):
+def test_a_misspelt_property_of_declared_board_fields_is_an_error_not_a_warning(tmp_path):
+    # 1960 declares its states' fields: a new one is E102 at each place, never also W601
     mod = write_mod(tmp_path, "typo", "board:\n  states:\n    NY: {evv: 1}\n    CA: {evv: 2}\n")
     loaded = check_pack(mods=[mod])
-    (w,) = [d for d in loaded.report.warnings if d.code == "W601"]
-    assert "`ev`" in w.hint and str(w.source) == position(mod / "mod.yaml", "evv")
+    errors = [d for d in loaded.report.errors if d.code == "E102"]
+    assert len(errors) == 2 and all("`ev`" in d.hint for d in errors)
+    assert position(mod / "mod.yaml", "evv") in {str(d.source) for d in errors}
+    assert not [d for d in loaded.report.warnings if d.code == "W601"]
 
 
 def test_w601_compares_a_mod_with_the_names_of_earlier_mods(tmp_path):
