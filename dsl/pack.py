@@ -463,7 +463,6 @@ class _Loader:
         }
 
 
-
 def raw_numbers(data: Any) -> set[int]:
     """Card numbers in the raw YAML of a card file (a list file or a one-card file)."""
     items = data.get("cards") if isinstance(data, dict) and "cards" in data else [data]
