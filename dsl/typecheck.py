@@ -225,8 +225,7 @@ _OP_KINDS = {
     "effect": "number", "cmp": "truth value", "and": "truth value", "or": "truth value",
     "not": "truth value", "cards": "list", "list": "list", "where": "list", "track": "list",
     "effect_list": "list", "as_list": "list", "fmt": "text", "opponent": "player",
-    "zone": "zone",
-    "token": "place",
+    "zone": "zone", "token": "place",
 }
 
 _WORDS = {

@@ -18,6 +18,13 @@ REACT = "@react"  # the dispatch loop's variable: [block, variables] of the reac
 REACTION_ID = "@reaction"  # in a lasting reaction's variables: its id (to spend its uses)
 
 
+def not_text(value, what: str):
+    """A card (or none): a text there would be kept as if it were a card."""
+    if value.__class__ is str:
+        raise RuleError(f"{what} must be a card or a list of cards, not the text {value[:60]!r}")
+    return value
+
+
 class Op:
     __slots__ = ()
 
@@ -256,7 +263,7 @@ class Transfer(Op):
     def run(self, m, f):
         cards = self.card(m, f.env)
         zone = self.zone(m, f.env)
-        cards = cards if isinstance(cards, list) else [cards]
+        cards = cards if isinstance(cards, list) else [not_text(cards, "what is transferred")]
         m.charge(len(cards) * len(m.s.zones))  # each card is looked for in every zone
         for c in cards:
             source = m.zone_of(c) if CAUSE in f.env else None
@@ -532,7 +539,7 @@ class Prevent(Op):
 
     def run(self, m, f):
         cards = self.cards(m, f.env)
-        for c in cards if isinstance(cards, list) else [cards]:
+        for c in cards if isinstance(cards, list) else [not_text(cards, "what is prevented")]:
             if c not in m.s.prevented:
                 m.s.prevented.append(c)
 

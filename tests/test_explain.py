@@ -140,6 +140,40 @@ def test_explain_names_decisions_reads_changes_limits_and_timing(program):
     assert any("until the end of the turn" in t for t in knee.timing)
 
 
+def test_outlines_read_like_the_cards(program):
+    """No option that can never be offered, no library procedure a phrase was lowered to."""
+    from hustings.dsl.compiler import PHRASES
+    from hustings.tools.reading.outline import format_outline
+
+    for number in program.events:
+        text = format_outline(explain(program, number))
+        assert "only if false" not in text and "only if true" not in text, number
+        assert "@" not in text, number
+        assert not [p for p in PHRASES if f"via {p}" in text], number
+    old_south = explain(program, 19)
+    assert old_south.decisions == [
+        "lead must subtract a total of 5 state support in south  [if lead != none]"]
+
+
+def test_an_option_with_a_settled_condition_reads_without_it(tmp_path):
+    import shutil
+
+    from hustings.dsl.pack import check_pack
+
+    pack = shutil.copytree(builtin_pack(), tmp_path / "pack",
+                           ignore=shutil.ignore_patterns("scenarios"))
+    (pack / "cards" / "901-menu.yaml").write_text(
+        "number: 901\ntitle: Menu\ncp: 2\nrest: 2\nicon: both\nissue: defense\n"
+        "state: NY\npersistent: null\ntext: A test card.\nevent: |\n"
+        "  player chooses:\n    \"never\" if false:\n      stop\n"
+        "    \"always\" if true:\n      stop\n"
+        "    \"rich\" if momentum of player > 2:\n      stop\n")
+    outline = explain(check_pack(pack).program, 901)
+    assert outline.decisions == [
+        'player chooses one of: "always"; "rich" if momentum of player > 2']
+    assert outline.limits == ['option "rich" only if momentum of player > 2']
+
+
 def test_explain_json(run):
     code, out, _ = run("explain", "recount", "--format", "json")
     data = json.loads(out)

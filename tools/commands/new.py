@@ -148,8 +148,9 @@ def card_text(path: Path, number: int | None, title: str | None,
     """The skeleton of a card file at `path` (checked for usage errors, not written)."""
     if path.suffix not in (".yaml", ".yml"):
         raise UsageError(f"{path}: a card file name ends in .yaml")
-    if path.parent.exists() and not path.parent.is_dir():
-        raise UsageError(f"{path.parent} is a file, not a folder")
+    folder = next((p for p in path.parents if p.exists()), None)  # the nearest that exists
+    if folder is not None and not folder.is_dir():
+        raise UsageError(f"{folder} is a file, not a folder")
     number = number if number is not None else default_number(path)
     if number < 1:
         raise UsageError(f"card numbers start at 1, not {number}")

@@ -104,15 +104,20 @@ class _OutlineBuilder:
             self.follow_call(step)
 
     def follow_call(self, step: Step) -> None:
-        """One level into a called procedure, with the arguments put in."""
+        """One level into a called procedure, with the arguments put in. A card phrase
+        reads as the phrase: what the library asks inside it is the phrase's decision,
+        its locals and option labels are no part of the card."""
         view = call_view(self.p, step.ins)
         if view is None:
             return
-        is_phrase = self.r.phrase(step.ins[1], step.ins[2]) is not None
-        for inner in walk(self.p, self.p.procedures[step.ins[1]].block, self.r, view):
+        inner_steps = walk(self.p, self.p.procedures[step.ins[1]].block, self.r, view)
+        phrase = self.r.phrase(step.ins[1], step.ins[2])
+        if phrase is not None:
+            if any(inner.ins[0] in DECISIONS for inner in inner_steps):
+                _add(self.o.decisions, phrase + context_note(step.context))
+            return  # the phrase already says what changes and within what limits
+        for inner in inner_steps:
             inner = Step(inner.block, inner.index, inner.ins, step.context + inner.context)
-            if is_phrase and inner.ins[0] not in DECISIONS:
-                continue  # the phrase already says what changes and within what limits
             self.step(inner, via=step.ins[1])
 
     def decision(self, ins: tuple) -> str:
@@ -187,9 +192,9 @@ class _OutlineBuilder:
             return ["loop: " + self.r.loop(ins) + ctx]
         if op == "if":  # constant conditions are settled by the call's arguments
             return [f"only if {self.r.expr(cond)}{ctx}" for cond, _ in ins[1] if cond[0] != "const"]
-        if op == "menu":
+        if op == "menu":  # an option never offered is left out; one always offered is free
             return [f"option {self.r.expr(opt[0])} only if {self.r.expr(opt[3])}"
-                    for opt in ins[2] if opt[3] is not None and opt[3] != ("const", True)]
+                    for opt in ins[2] if opt[3] is not None and opt[3][0] != "const"]
         line = self.loss_limit(ins)
         return [line] if line else []
 

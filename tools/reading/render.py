@@ -324,6 +324,8 @@ class Renderer:
         spec = self.p.pools.get(pool[1]) if pool[0] == "const" else None
         if spec is not None and targets == ("const", self.p.kinds.get(spec.kind)):
             return "anywhere"
+        if targets[0] == "list" and len(targets[1]) == 1:
+            targets = targets[1][0]  # one place the compiler made a list of one: as written
         return f"in {self.expr(targets)}"
 
     def unit(self, pool: tuple) -> str:
