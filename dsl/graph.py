@@ -25,6 +25,8 @@ def nested_blocks(ins: tuple) -> list[int]:
         return [ins[-1]]
     if op == "menu":
         return [opt[-1] for opt in ins[2]]
+    if op == "whenever":  # the reaction's body, run when it is announced
+        return [ins[2]]
     return []
 
 

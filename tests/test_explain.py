@@ -301,3 +301,12 @@ def test_the_views_name_no_game(program, module):
              | {c["kind"] for c in program.cards.values()})
     found = {n for n in names if re.search(rf"\b{re.escape(n)}\b", source)}
     assert not found
+
+
+def test_a_reaction_reads_as_its_whenever_line(program, run):
+    code, out, _ = run("explain", "76")
+    assert code == 0
+    assert ("until end of turn: whenever card_played(who, what, use) if who == nixon and "
+            'use != "campaign" and what != card:') in out
+    assert "    kennedy gains 1 momentum" in out
+    assert "(only if" not in out and "guard" not in out

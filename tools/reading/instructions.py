@@ -18,7 +18,8 @@ EXPR_KINDS = frozenset(BUILDERS)
 DECISIONS = frozenset({"choose", "menu"})
 LOOPS = frozenset({"for", "repeat", "while"})
 # Instructions that change nothing on the table themselves.
-SILENT = frozenset({"let", "say", "stop", "if", "for", "repeat", "while", "choose", "menu"})
+SILENT = frozenset({"let", "say", "stop", "if", "for", "repeat", "while", "choose", "menu",
+                    "announce", "guard", "react"})
 # The operand that holds a card, and those that name a destination zone.
 CARD_OPERAND = {"transfer": 1, "event": 1, "flip": 1, "prevent": 1}
 ZONE_OPERANDS = {"transfer": (2,), "deal": (2, 3), "shuffle": (1,), "reveal": (1,)}
@@ -31,7 +32,7 @@ def is_expr(x: Any) -> bool:
 def operands(ins: tuple) -> list[tuple]:
     """The expressions an instruction evaluates itself (not those of its nested blocks)."""
     op = ins[0]
-    if op == "call":
+    if op in ("call", "announce"):
         return [e for _, e in ins[2]]
     if op == "if":
         return [c for c, _ in ins[1]]
@@ -67,7 +68,7 @@ def map_expr(e: tuple, f: Callable[[tuple], tuple]) -> tuple:
 def map_instruction(ins: tuple, f: Callable[[tuple], tuple]) -> tuple:
     """The same instruction with f applied to each of its own expressions."""
     op = ins[0]
-    if op == "call":
+    if op in ("call", "announce"):
         return (op, ins[1], [(n, f(e)) for n, e in ins[2]])
     if op == "if":
         return (op, [(f(c), b) for c, b in ins[1]], ins[2])

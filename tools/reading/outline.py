@@ -240,6 +240,8 @@ def listing(program: Program, root: int, r: Renderer, indent: int = 0) -> list[s
     pad = "  " * indent
     out: list[str] = []
     for ins in program.blocks[root]:
+        if ins[0] == "guard":
+            continue  # a reaction's condition: its `whenever` line says it
         out.append(pad + r.statement(ins))
         if ins[0] == "if":
             for k, (cond, block) in enumerate(ins[1]):

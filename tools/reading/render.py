@@ -253,8 +253,34 @@ class Renderer:
             return f"move {self.expr(item)} up {self.expr(delta[1])} on {track}"
         return f"move {self.expr(item)} down {self.expr(delta)} on {track}"
 
-    def _s_effect(self, who: tuple, name: str, value: tuple | None, duration: str) -> str:
-        return f"until end of {duration}: {self.expr(who)} has {name}{self.amount(value)}"
+    def _s_effect(self, who: tuple, name: str, value: tuple | None, duration: Any) -> str:
+        return f"{self.until(duration)}: {self.expr(who)} has {name}{self.amount(value)}"
+
+    def until(self, duration: Any, uses: tuple | None = None) -> str:
+        """An `until` clause: a declared duration, a count of announcements, or uses."""
+        if uses is not None:
+            return "until used once" if uses == ("const", 1) else \
+                f"until used {self.expr(uses)} times"
+        if isinstance(duration, tuple):  # ("count", announcement, n)
+            return f"until {duration[1]} {self.expr(duration[2])} times"
+        return f"until end of {duration}"
+
+    def _s_announce(self, name: str, args: list) -> str:
+        given = ", ".join(f"{n}: {self.expr(e)}" for n, e in args)
+        return f"announce {name}({given})" if args else f"announce {name}"
+
+    def _s_whenever(self, name: str, block: int, names: list, duration: Any,
+                    uses: tuple | None) -> str:
+        guard = self.p.blocks[block][0] if self.p.blocks[block] else None
+        cond = guard[1] if guard and guard[0] == "guard" and guard[1] is not None else None
+        when = f" if {self.expr(cond)}" if cond is not None else ""
+        return f"{self.until(duration, uses)}: whenever {name}({', '.join(names)}){when}:"
+
+    def _s_cancel(self, name: str, who: tuple) -> str:
+        return f"cancel {name} of {self.expr(who)}"
+
+    def _s_guard(self, cond: tuple | None, spends: bool) -> str:
+        return f"(only if {self.expr(cond)})" if cond is not None else "(reacts)"
 
     def amount(self, value: tuple | None) -> str:
         """An effect's optional amount, with its leading space."""
