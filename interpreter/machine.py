@@ -14,8 +14,8 @@ from . import rng
 from .budget import DEFAULT, MAX_TEXT, Budget, too_big
 from .errors import RuleError
 from .expressions import build
-from .program import Program
 from .ops import REACT, REACTION_ID
+from .program import Program
 from .state import Frame, GameState
 
 # Steps between checks of the work and time budgets (a power of two keeps it cheap).
