@@ -245,14 +245,19 @@ class _Loader:
         items = [("counters", n, c.start, c.min, c.max) for n, c in manifest.counters.items()]
         items += [("tracks", n, t.min if t.start is None else t.start, t.min, t.max)
                   for n, t in manifest.tracks.items() if isinstance(t, NumericTrack)]
+        shown_low = {n: lo for n, (lo, _) in counter_bounds(manifest).items()}
         for section, name, start, low, high in items:
-            touch = (self.mods.touched.get(("setup", section, name, "start"))
-                     or self.mods.touched.get(("setup", section, name)))
+            # point at the mod that set a bound or the start, if one did
+            touch = next((self.mods.touched[k] for k in (
+                ("setup", section, name, "max"), ("setup", section, name, "min"),
+                ("setup", section, name, "start"), ("setup", section, name))
+                if k in self.mods.touched), None)
             where = touch.source if touch else mf.value_source(section, name)
             if low is not None and high is not None and low > high:
                 self.report.error(where, "E609", f"{section[:-1]} '{name}': min {low} is "
                                   f"above max {high}", "swap them")
             elif (low is not None and start < low) or (high is not None and start > high):
+                low = shown_low.get(name)  # an unsigned counter's least value is 0
                 self.report.error(where, "E609", f"{section[:-1]} '{name}' starts at {start}, "
                                   f"outside {low if low is not None else '-∞'}.."
                                   f"{high if high is not None else '∞'}",

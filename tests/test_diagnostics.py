@@ -296,6 +296,18 @@ DSL_CASES = [
     ("E320", "if nixon == 3:\n  stop", "nixon", "never be equal"),
     ("E320", "nixon gains MD momentum", "MD", "number"),
     ("E320", "place 2 state support for nixon in defense", "defense", "states"),
+    ("E330", "until end of turn:\n  whenever campaignd(who, where):\n    player gains 1 momentum",
+     "campaignd", "did you mean `campaigned`?"),
+    ("E330", "until campaignd 2 times:\n  player has cp_bonus 1", "campaignd",
+     "did you mean `campaigned`?"),
+    ("E331", "announce campaigned(player: player)", "campaigned", "place: ..."),
+    ("E331", "until end of turn:\n  whenever campaigned(who):\n    player gains 1 momentum",
+     "(who)", "whenever campaigned(player, place)"),
+    ("E332", "whenever campaigned(who, where):\n  player gains 1 momentum", "campaigned",
+     "reactions:"),
+    ("E333", "until end of turn:\n  whenever campaigned:\n    player gains 1 momentum",
+     "campaigned", "campaigned(player_now, place)"),
+    ("E334", "until used once:\n  player has cp_bonus 1", "cp_bonus", "cancel"),
 ]
 
 
@@ -444,6 +456,48 @@ def test_usage_error_exits_2(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["check", "--format", "nope"])
     assert stop.value.code == 2
+
+
+# ---- E6xx: mods (the examples of docs/diagnostics.md) -----------------------------
+def my_mod(tmp_path: Path, setup: str = "", rules: str = "") -> Path:
+    mod = tmp_path / "my-mod"
+    (mod / "rules").mkdir(parents=True)
+    (mod / "mod.yaml").write_text('name: my-mod\nversion: "0.1.0"\n'
+                                  'base: {pack: "1960", versions: ["1.0.0"]}\n' + setup)
+    if rules:
+        (mod / "rules" / "r.yaml").write_text(rules)
+    return mod
+
+
+def test_e609_a_mod_maximum_below_the_start_points_into_the_mod(tmp_path):
+    mod = my_mod(tmp_path, "setup:\n  counters:\n    momentum: {max: 1}\n")
+    loaded = check_pack(builtin_pack(), mods=[mod])
+    err = expect(loaded, "E609", mod / "mod.yaml", *position(mod / "mod.yaml", "max: 1"))
+    assert "starts at 2, outside 0..1" in err.message
+
+
+def test_e609_a_track_whose_min_is_above_its_max(tmp_path):
+    mod = my_mod(tmp_path, "setup:\n  tracks:\n    scandal: {min: 5, max: 0}\n")
+    loaded = check_pack(builtin_pack(), mods=[mod])
+    err = expect(loaded, "E609", mod / "mod.yaml", *position(mod / "mod.yaml", "scandal"))
+    assert "min 5 is above max 0" in err.message
+
+
+def test_e610_a_function_both_replacing_and_extending(tmp_path):
+    mod = my_mod(tmp_path, rules="functions:\n  travel_cost:\n    extends: true\n"
+                 "    replaces: true\n    expr: original + 1\n")
+    loaded = check_pack(builtin_pack(), mods=[mod])
+    path = mod / "rules" / "r.yaml"
+    expect(loaded, "E610", path, *position(path, "travel_cost"))
+
+
+def test_e611_an_extension_with_other_parameters(tmp_path):
+    mod = my_mod(tmp_path, rules="procedures:\n  collect_rest:\n    extends: after\n"
+                 "    params: [who, card]\n    body: |\n      say \"{who} collects\"\n")
+    loaded = check_pack(builtin_pack(), mods=[mod])
+    path = mod / "rules" / "r.yaml"
+    err = expect(loaded, "E611", path, *position(path, "params"))
+    assert "(player, card)" in err.message and "leave `params:` out" in err.hint
 
 
 def test_every_code_is_documented():
