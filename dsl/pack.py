@@ -16,7 +16,7 @@ from ..interpreter.program import PoolSpec, ProcedureSpec, Program, ZoneSpec
 from ..schemas.content import Board, Card, CardList, NumericTrack, PackManifest, RulesFile, TextDef
 from .compiler import Compiler, Symbols
 from .diagnostics import ContentError, Report, Source, did_you_mean
-from .graph import check_graph
+from .graph import check_graph, path_lengths
 from .mods import ModStack
 from .validation import check_card_fields, read_cards, validate
 from .view import check_view
@@ -456,13 +456,9 @@ class _Loader:
         travel_area: dict[str, str] = {}
         travel_cost: dict[str, dict[str, int]] = {}
         if board.travel is not None:
-            import networkx as nx
-
-            g = nx.Graph()
-            g.add_edges_from(board.travel.links)
             for loc in kinds.get(board.travel.kind, []):
                 travel_area[loc] = locations[loc].get(board.travel.area)
-            travel_cost = {a: dict(d) for a, d in nx.all_pairs_shortest_path_length(g)}
+            travel_cost = path_lengths(board.travel.links)
         zones = {
             n: ZoneSpec(z.per_player, z.hidden, z.ordered_secret, z.refill_from)
             for n, z in manifest.zones.items()
