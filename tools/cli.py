@@ -199,12 +199,19 @@ def add_further_parsers(sub) -> None:
 
 
 def add_bench_parser(sub) -> None:
-    bench = sub.add_parser("bench", help="random-vs-random games; prints games/s",
-                           allow_abbrev=False)
+    bench = sub.add_parser(
+        "bench", allow_abbrev=False,
+        help="random-vs-random games; games/s and decisions/s per core and in total",
+        description="Random-vs-random games, then plain-Python tic-tac-toe played the same "
+                    "way as a yardstick. Per-core speeds are CPU time summed over the "
+                    "processes; the total is wall-clock time. Ends with one JSON line.")
     add_pack_arguments(bench)
     bench.add_argument("--games", type=positive_int, default=50, metavar="N",
                        help="how many games (at least 1; default 50)")
     bench.add_argument("--seed", type=seed_value, default=1, help="first game's seed")
+    bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                       help="processes to play them in, each a contiguous block of seeds "
+                            "(default 1: this process)")
 
 
 def add_play_parser(sub, players: list[str] | None) -> None:
@@ -385,28 +392,20 @@ def schema_command(args: argparse.Namespace) -> int:
 
 # ---- bench ------------------------------------------------------------------------
 def bench_command(args: argparse.Namespace) -> int:
-    from ..interpreter.game import Game
-    from .agents import random_agent
+    from . import benchmark
 
-    program = load_or_report(args.pack, parse_options(args.option), args.mods)
+    options = parse_options(args.option)
+    program = load_or_report(args.pack, options, args.mods)
     if program is None:
         return 1
-    decisions = 0
-    start = time.perf_counter()
-    for g in range(args.games):
-        seed = args.seed + g
-        game = Game.new(program, seed=seed, safe=False)
-        agent = random_agent(seed)
-        while not game.is_terminal():
-            game.apply_action(agent(game))
-            decisions += 1
-    elapsed = max(time.perf_counter() - start, 1e-9)
-    print(f"{args.games} games, {decisions} decisions in {elapsed:.2f} s")
-    print(json.dumps({
-        "games": args.games,
-        "games_per_s": round(args.games / elapsed, 1),
-        "decisions_per_s": round(decisions / elapsed),
-    }))
+    blocks = benchmark.seed_blocks(args.seed, args.games, args.jobs)
+    tallies = benchmark.run_games(program, blocks, args.pack, options, list(args.mods))
+    reference = benchmark.reference_speed(args.seed)
+    memory = benchmark.peak_mb()
+    figures = benchmark.summary(tallies, reference, memory)
+    for line in benchmark.report_lines(figures, memory):
+        print(line)
+    print(json.dumps(figures))
     return 0
 
 
