@@ -19,7 +19,8 @@ code = main({argv!r})
 print("IMPORTED", sorted(m for m in {modules!r} if m in sys.modules), code)
 """
 HEAVY = ["networkx", "rich", "hustings.tools.commands.explain", "hustings.tools.reading.outline",
-         "hustings.dsl.scenarios", "hustings.schemas.save", "hustings.dsl.standalone"]
+         "hustings.dsl.scenarios", "hustings.schemas.save", "hustings.schemas.mod",
+         "hustings.dsl.standalone"]
 
 
 @pytest.mark.parametrize("argv", [["check"], ["play", "--quiet", "--seed", "1"]])
