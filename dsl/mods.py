@@ -48,15 +48,17 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
 from ..schemas.content import Board, Location, PackManifest, SupportStart
-from ..schemas.mod import ModCard, ModCardList, ModManifest, ModRulesFile
 from .diagnostics import Report, Source, did_you_mean
 from .validation import read_cards, validate
 from .yamlsource import YamlFile, confined_entry, plain
+
+if TYPE_CHECKING:  # the mod models are imported when a mod is read, not by every load
+    from ..schemas.mod import ModCard, ModManifest
 
 
 class _Reader(Protocol):
@@ -158,6 +160,8 @@ class ModStack:
                 self.mods.append(mod)
 
     def _read_mod(self, root: Path) -> Mod | None:
+        from ..schemas.mod import ModManifest
+
         f = self.reader.read(root / "mod.yaml", root=root)
         if f is None:
             return None
@@ -204,6 +208,8 @@ class ModStack:
         return out
 
     def _read_content(self, mod: Mod) -> None:
+        from ..schemas.mod import ModCard, ModCardList, ModRulesFile
+
         for path in self._paths(mod, mod.manifest.cards, "cards"):
             f = self.reader.read(path, root=mod.root)
             if f is not None:

@@ -24,7 +24,7 @@ from .fields import (
     check_declaration,
     warn_plain_words,
 )
-from .graph import check_graph
+from .graph import check_graph, path_lengths
 from .mods import ModStack, node_source
 from .validation import read_cards, validate
 from .view import check_view
@@ -624,13 +624,9 @@ class _Loader:
         travel_area: dict[str, str] = {}
         travel_cost: dict[str, dict[str, int]] = {}
         if board.travel is not None:
-            import networkx as nx
-
-            g = nx.Graph()
-            g.add_edges_from(board.travel.links)
             for loc in kinds.get(board.travel.kind, []):
                 travel_area[loc] = locations[loc].get(board.travel.area)
-            travel_cost = {a: dict(d) for a, d in nx.all_pairs_shortest_path_length(g)}
+            travel_cost = path_lengths(board.travel.links)
         zones = {
             n: ZoneSpec(z.per_player, z.hidden, z.ordered_secret, z.refill_from)
             for n, z in manifest.zones.items()

@@ -7,10 +7,13 @@ designer's words, with a "did you mean" for a misspelt keyword.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+import lark
 from lark import Lark, Tree
 from lark.exceptions import (
     LarkError,
@@ -45,14 +48,47 @@ class DslSyntaxError(Exception):
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
+    """The parser, its tables read from _parser_tables.py (dsl/standalone.py writes it) when
+    they are the grammar's for the installed lark; built from the grammar otherwise."""
+    stored = stored_tables()
+    if stored is None:
+        return build_parser()
+    data, memo = stored
+    return Lark._load_from_dict(data, memo, postlex=_Indenter())
+
+
+def build_parser() -> Lark:
+    """The parser built from grammar.lark: LALR tables computed, about 0.3 s of CPU."""
     return Lark(
-        GRAMMAR.read_text(),
+        GRAMMAR.read_text("utf-8"),
         parser="lalr",
         postlex=_Indenter(),
         start=["start", "expr"],
         propagate_positions=True,
         maybe_placeholders=True,
     )
+
+
+def stored_tables() -> tuple[dict[str, Any], dict[int, Any]] | None:
+    """Lark's serialized parser from _parser_tables.py, or None when it is stale."""
+    from . import _parser_tables as stored
+
+    if stored.LARK_VERSION != lark.__version__ or stored.GRAMMAR_SHA256 != grammar_sha256():
+        return None
+    return (json.loads(stored.DATA, object_pairs_hook=_int_keys),
+            json.loads(stored.MEMO, object_pairs_hook=_int_keys))
+
+
+def grammar_sha256() -> str:
+    """The grammar's fingerprint (of its text: a checkout's line endings do not count)."""
+    import hashlib
+
+    return hashlib.sha256(GRAMMAR.read_text("utf-8").encode("utf-8")).hexdigest()
+
+
+def _int_keys(pairs: list[tuple[str, Any]]) -> dict[Any, Any]:
+    """JSON keys are strings; lark's tables number tokens, states and memo entries."""
+    return {int(k) if k.isdigit() else k: v for k, v in pairs}
 
 
 _READABLE = {
@@ -109,13 +145,17 @@ def parse(text: str, source: Source, start: str = "start") -> Tree:
     return tree
 
 
-def _parse(text: str, source: Source, start: str) -> Tree:
+def parse_body(text: str, start: str) -> str:
+    """The text as the parser reads it."""
     if start == "expr":
         # One line, but every character keeps its offset, so positions map back
         # to the file through the source's folds.
-        body = text.replace("\r", " ").replace("\n", " ")
-    else:
-        body = text if text.endswith("\n") else text + "\n"
+        return text.replace("\r", " ").replace("\n", " ")
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _parse(text: str, source: Source, start: str) -> Tree:
+    body = parse_body(text, start)
     try:
         return parser().parse(body, start=start)
     except DedentError:

@@ -18,7 +18,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..schemas.save import FORMAT_VERSION, MAX_SAVE_CHARS, SaveFile
 from . import rng
 from .budget import Budget
 from .errors import IllegalAction, RuleError, SaveError
@@ -67,6 +66,8 @@ def _refuse_float(text: str) -> Any:
 
 def parse_save(text: str) -> dict[str, Any]:
     """The save's JSON as a dict with a matching format version, or SaveError."""
+    from ..schemas.save import FORMAT_VERSION, MAX_SAVE_CHARS  # the save model: saves only
+
     if not isinstance(text, str):
         raise SaveError(f"a save is JSON text, not {type(text).__name__}")
     if len(text) > MAX_SAVE_CHARS:
@@ -127,6 +128,8 @@ class Game:
         including that the pending decision is the one the rules offer at that point.
         Nothing is kept of a refused save.
         """
+        from ..schemas.save import SaveFile
+
         data = parse_save(text)
         try:
             SaveFile.model_validate(data)
@@ -146,6 +149,8 @@ class Game:
         return cls(program, state, safe, checked=safe, budget=budget)
 
     def save(self) -> str:
+        from ..schemas.save import FORMAT_VERSION
+
         data = self.state.to_dict()
         data["format_version"] = FORMAT_VERSION
         data["pack"] = pack_id(self.program)

@@ -2,6 +2,10 @@
 
 The play loop is in tools/play.py, further commands in tools/commands/ (one module
 each), and how every failure ends (exit status and message) in tools/failures.py.
+
+Start-up time counts (`check` and `play` are run by hand, over and over): what a command
+needs is imported when it runs, and the further commands' modules only when the command
+line names none of the built-in ones.
 """
 
 from __future__ import annotations
@@ -12,15 +16,13 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..dsl.diagnostics import ContentError
-from ..dsl.pack import builtin_pack, check_pack, load_pack
-from ..dsl.scenarios import run_paths
-from ..interpreter.game import Game
-from ..interpreter.program import Program
 from .commands import discover
 from .failures import UsageError, guarded
-from .report import github_line, print_check, scenario_annotation
+
+if TYPE_CHECKING:
+    from ..interpreter.program import Program
 
 DEBUG_FLAG = "--debug"
 _TRUE, _FALSE = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
@@ -43,9 +45,17 @@ def dispatch(argv: list[str]) -> int:
         "play": play_command, "check": check_command, "scenario": scenario_command,
         "bench": bench_command, "schema": schema_command,
     }
-    for module in discover():
-        commands[module.NAME] = module.run
+    if args.command not in commands:
+        commands.update((module.NAME, module.run) for module in discover())
     return commands[args.command](args)
+
+
+BUILT_IN = ("play", "check", "scenario", "bench", "schema")
+
+
+def named_command(argv: list[str]) -> str | None:
+    """The subcommand a command line names: its first word that is not a flag."""
+    return next((arg for arg in argv if not arg.startswith("-")), None)
 
 
 # ---- arguments shared by commands ------------------------------------------------
@@ -112,6 +122,9 @@ def pack_folder(pack: Path | None) -> Path | None:
 
 def load_or_report(pack: Path | None, options: dict[str, bool],
                    mods: list[Path] | None = None) -> Program | None:
+    from ..dsl.diagnostics import ContentError
+    from ..dsl.pack import load_pack
+
     try:
         return load_pack(pack_folder(pack), options, mods or ())
     except ContentError as e:
@@ -136,19 +149,35 @@ def load_card(args: argparse.Namespace) -> tuple[Program, int] | None:
 
 # ---- the parser -------------------------------------------------------------------
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser; for a command line naming a built-in command, only that command's
+    (it is all that parses it), so nothing the other commands need is imported."""
+    argv = argv or []
     p = new_parser(prog="hustings", description="Rules-as-data card game engine.",
                    epilog="--debug (anywhere on the line): show the traceback of an internal "
                           "error instead of writing it to a file.")
     p.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    named = named_command(argv)
+    only = named if named in BUILT_IN else None
+    for name, add in (("play", lambda: add_play_parser(sub, pack_players(argv))),
+                      ("check", lambda: add_check_parser(sub)),
+                      ("scenario", lambda: add_scenario_parser(sub)),
+                      ("schema", lambda: add_schema_parser(sub)),
+                      ("", lambda: add_further_parsers(sub)),
+                      ("bench", lambda: add_bench_parser(sub))):
+        if only in (None, name):
+            add()
+    return p
 
-    add_play_parser(sub, pack_players(argv or []))
 
+def add_check_parser(sub) -> None:
     check = sub.add_parser("check", help="load and compile a pack, report every problem",
                            allow_abbrev=False)
     add_pack_arguments(check)
     check.add_argument("--format", choices=["text", "json", "github"], default="text")
 
+
+def add_scenario_parser(sub) -> None:
     scen = sub.add_parser("scenario", help="run scenario files", allow_abbrev=False)
     scen.add_argument("paths", nargs="+", type=Path, metavar="PATH",
                       help="scenario files or folders of them")
@@ -157,6 +186,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     scen.add_argument("--format", choices=["text", "github"], default="text",
                       help="github: each failure as a workflow annotation at its file and line")
 
+
+def add_schema_parser(sub) -> None:
     schema = sub.add_parser("schema", help="write JSON Schemas of the content files",
                             allow_abbrev=False)
     schema.add_argument("--out", type=Path, default=Path("schemas", "json"), metavar="FOLDER",
@@ -166,16 +197,26 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                         help="include this pack's card and board fields (default: generic "
                              "schemas that allow any extra field)")
 
+
+def add_further_parsers(sub) -> None:
     for module in discover():
         module.add_arguments(sub.add_parser(module.NAME, help=module.HELP, allow_abbrev=False))
 
-    bench = sub.add_parser("bench", help="random-vs-random games; prints games/s",
-                           allow_abbrev=False)
+
+def add_bench_parser(sub) -> None:
+    bench = sub.add_parser(
+        "bench", allow_abbrev=False,
+        help="random-vs-random games; games/s and decisions/s per core and in total",
+        description="Random-vs-random games, then plain-Python tic-tac-toe played the same "
+                    "way as a yardstick. Per-core speeds are CPU time summed over the "
+                    "processes; the total is wall-clock time. Ends with one JSON line.")
     add_pack_arguments(bench)
     bench.add_argument("--games", type=positive_int, default=50, metavar="N",
                        help="how many games (at least 1; default 50)")
     bench.add_argument("--seed", type=seed_value, default=1, help="first game's seed")
-    return p
+    bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                       help="processes to play them in, each a contiguous block of seeds "
+                            "(default 1: this process)")
 
 
 def add_play_parser(sub, players: list[str] | None) -> None:
@@ -235,6 +276,8 @@ def pack_players(argv: list[str]) -> list[str] | None:
     pack cannot be read (loading it later reports why)."""
     if "play" not in argv:
         return []
+    from ..dsl.pack import builtin_pack
+
     pack = builtin_pack()
     for i, arg in enumerate(argv):
         if arg == "--pack" and i + 1 < len(argv):
@@ -298,6 +341,9 @@ def seat_choices(args: argparse.Namespace) -> dict[str, str]:
 
 # ---- check ------------------------------------------------------------------------
 def check_command(args: argparse.Namespace) -> int:
+    from ..dsl.pack import builtin_pack, check_pack
+    from .report import print_check
+
     pack = pack_folder(args.pack)
     start = time.perf_counter()
     loaded = check_pack(pack, parse_options(args.option), args.mods)
@@ -310,6 +356,9 @@ def check_command(args: argparse.Namespace) -> int:
 
 # ---- scenario ---------------------------------------------------------------------
 def scenario_command(args: argparse.Namespace) -> int:
+    from ..dsl.scenarios import run_paths
+    from .report import github_line, scenario_annotation
+
     missing = [p for p in args.paths if not p.exists()]
     if missing:
         raise UsageError(f"scenario: no such file or folder: {missing[0]}")
@@ -362,27 +411,20 @@ def schema_command(args: argparse.Namespace) -> int:
 
 # ---- bench ------------------------------------------------------------------------
 def bench_command(args: argparse.Namespace) -> int:
-    from .agents import random_agent
+    from . import benchmark
 
-    program = load_or_report(args.pack, parse_options(args.option), args.mods)
+    options = parse_options(args.option)
+    program = load_or_report(args.pack, options, args.mods)
     if program is None:
         return 1
-    decisions = 0
-    start = time.perf_counter()
-    for g in range(args.games):
-        seed = args.seed + g
-        game = Game.new(program, seed=seed, safe=False)
-        agent = random_agent(seed)
-        while not game.is_terminal():
-            game.apply_action(agent(game))
-            decisions += 1
-    elapsed = max(time.perf_counter() - start, 1e-9)
-    print(f"{args.games} games, {decisions} decisions in {elapsed:.2f} s")
-    print(json.dumps({
-        "games": args.games,
-        "games_per_s": round(args.games / elapsed, 1),
-        "decisions_per_s": round(decisions / elapsed),
-    }))
+    blocks = benchmark.seed_blocks(args.seed, args.games, args.jobs)
+    tallies = benchmark.run_games(program, blocks, args.pack, options, list(args.mods))
+    reference = benchmark.reference_speed(args.seed)
+    memory = benchmark.peak_mb()
+    figures = benchmark.summary(tallies, reference, memory)
+    for line in benchmark.report_lines(figures, memory):
+        print(line)
+    print(json.dumps(figures))
     return 0
 
 

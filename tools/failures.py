@@ -11,8 +11,6 @@ the traceback, unless `--debug` asks for the traceback itself.
 from __future__ import annotations
 
 import sys
-import tempfile
-import traceback
 from collections.abc import Callable
 
 from ..dsl.diagnostics import ContentError
@@ -47,6 +45,8 @@ def guarded(command: Callable[[], int], argv: list[str], debug: bool) -> int:
         return 0
     except Exception:
         if debug:
+            import traceback
+
             traceback.print_exc()
             return BUG
         where = write_crash_report(argv)
@@ -63,6 +63,8 @@ def fail(message: str, code: int) -> int:
 
 def write_crash_report(argv: list[str]) -> str:
     """Write the current exception's traceback to a file in the temp folder; return its path."""
+    import tempfile  # here, not at start-up: only a crash needs them
+    import traceback
     from importlib.metadata import PackageNotFoundError, version
 
     try:

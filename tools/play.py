@@ -28,7 +28,6 @@ from ..interpreter.support import holdings, leader
 from ..schemas.log import FORMAT, FORMAT_VERSION, ModRef, PackRef, SessionLog
 from .agents import AGENTS, Agent
 from .failures import INTERRUPTED, InputError, UsageError
-from .terminal.human import human_agent
 from .terminal.requests import QuitRequest, SaveRequest, UndoRequest
 
 HUMAN = "human"
@@ -226,6 +225,8 @@ def choose(session: Session, player: str) -> int:
     game = session.game
     if kind == HUMAN:
         if player not in session.humans:  # kept, so the board is redrawn only when it changes
+            from .terminal.human import human_agent  # rich is imported only for a human
+
             session.humans[player] = human_agent()
         return session.humans[player](game)
     return AGENTS[kind](ai_seed(session.seed, len(session.actions)))(game)

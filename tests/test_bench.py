@@ -1,0 +1,102 @@
+"""`hustings bench`: its figures, its processes, and the tic-tac-toe it measures against."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hustings.tools.agents import random_agent
+from hustings.tools.benchmark import seed_blocks
+from hustings.tools.cli import main
+from hustings.tools.reference_game import IllegalMove, TicTacToe
+
+
+def played(*squares: str) -> TicTacToe:
+    game = TicTacToe()
+    for square in squares:
+        game.apply_action(square)
+    return game
+
+
+@pytest.mark.parametrize(("moves", "winner"), [
+    (("a1", "a2", "b1", "b2", "c1"), "x"),  # a row
+    (("a1", "b1", "a2", "b2", "c3", "b3"), "o"),  # a column
+    (("a1", "b1", "b2", "c1", "c3"), "x"),  # a diagonal
+    (("c1", "a1", "b2", "b1", "a3"), "x"),  # the other diagonal
+])
+def test_three_in_a_line_wins_and_ends_the_game(moves, winner):
+    game = played(*moves)
+    assert game.is_terminal() and game.result() == {"winner": winner}
+    assert game.legal_actions() == [] and game.current_player() is None
+
+
+def test_a_full_board_without_a_line_is_a_draw():
+    game = played("a1", "b1", "c1", "b2", "a2", "c2", "b3", "a3", "c3")
+    assert game.is_terminal() and game.result() == {"winner": None}
+
+
+def test_an_unfinished_game_has_no_result_and_offers_the_empty_squares():
+    game = played("b2", "a1")
+    assert not game.is_terminal() and game.result() is None
+    assert game.current_player() == "x"
+    assert game.legal_actions() == ["b1", "c1", "a2", "c2", "a3", "b3", "c3"]
+    game.apply_action(0)  # an index among the legal actions, as the agents give
+    assert game.board[1] == "x"
+
+
+@pytest.mark.parametrize("move", ["b2", "d4", 7, -1, True])
+def test_illegal_moves_are_refused_and_change_nothing(move):
+    game = played("b2", "a1", "c1", "a3", "a2", "c3")
+    assert game.legal_actions() == ["b1", "c2", "b3"] and not game.is_terminal()
+    before = (list(game.board), game.moves, game.winner)
+    with pytest.raises(IllegalMove):
+        game.apply_action(move)
+    assert (list(game.board), game.moves, game.winner) == before
+
+
+def test_no_move_after_the_game_is_won():
+    game = played("a1", "a2", "b1", "b2", "c1")
+    with pytest.raises(IllegalMove):
+        game.apply_action("c3")
+
+
+def test_the_random_agent_plays_it_to_the_end():
+    for seed in range(50):
+        game, agent, decisions = TicTacToe(), random_agent(seed), 0
+        while not game.is_terminal():
+            game.apply_action(agent(game))
+            decisions += 1
+        assert 5 <= decisions <= 9 and game.result() is not None
+
+
+@pytest.mark.parametrize(("games", "jobs"), [(10, 3), (2, 5), (7, 1)])
+def test_seeds_are_split_into_contiguous_even_blocks(games, jobs):
+    blocks = seed_blocks(4, games, jobs)
+    assert [s for b in blocks for s in b] == list(range(4, 4 + games))
+    assert len(blocks) == min(games, jobs) and all(blocks)
+    assert max(map(len, blocks)) - min(map(len, blocks)) <= 1
+
+
+def bench(capsys, *args: str) -> tuple[str, dict]:
+    assert main(["bench", *args]) == 0
+    out = capsys.readouterr().out
+    return out, json.loads(out.strip().splitlines()[-1])
+
+
+def test_bench_prints_per_core_total_reference_and_memory(capsys):
+    out, data = bench(capsys, "--games", "2")
+    assert data["games"] == 2 and data["jobs"] == 1
+    for key in ("games_per_s", "decisions_per_s", "wall_games_per_s", "cpu_seconds",
+                "peak_mb", "reference_decisions_per_s", "ratio"):
+        assert data[key] > 0, key
+    assert data["ratio"] == pytest.approx(
+        data["decisions_per_s"] / data["reference_decisions_per_s"], rel=0.01)
+    assert "CPU time" in out and "wall clock" in out and "tic-tac-toe" in out
+
+
+def test_bench_in_two_processes_plays_the_same_games(capsys):
+    _, one = bench(capsys, "--games", "3", "--seed", "5")
+    out, two = bench(capsys, "--games", "3", "--seed", "5", "--jobs", "2")
+    assert two["jobs"] == 2 and "2 processes" in out and "largest worker" in out
+    assert two["games"] == one["games"] == 3 and two["decisions"] == one["decisions"]

@@ -1,0 +1,168 @@
+"""What `hustings bench` measures: random-vs-random games, in one process or several.
+
+Game i is played with seed S+i by a random agent seeded the same way, so the games, and
+the number of decisions they take, are the same whichever process plays them. The seeds
+are split into contiguous blocks, one per process.
+
+Two kinds of time, reported apart: CPU time (`time.process_time`) of the games alone,
+summed over the processes, gives the speed of one core; wall-clock time from the first
+game's start to the last game's end gives the throughput of all of them together. The
+yardstick is plain-Python tic-tac-toe (tools/reference_game.py) played in this process by
+the same agent the same way.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..interpreter.program import Program
+
+REFERENCE_CPU_SECONDS = 0.3  # play the reference game for at least this long
+REFERENCE_BATCH = 500  # reference games between two looks at the clock
+
+
+@dataclass
+class Tally:
+    """Games played by one process: how many, their decisions, and the time they took."""
+
+    games: int = 0
+    decisions: int = 0
+    cpu: float = 0.0  # time.process_time of the games alone
+    started: float = 0.0  # time.time at the first game's start
+    ended: float = 0.0  # time.time at the last game's end
+
+
+def play_games(program: Program, seeds: list[int]) -> Tally:
+    from ..interpreter.game import Game
+    from .agents import random_agent
+
+    started, cpu = time.time(), time.process_time()
+    decisions = 0
+    for seed in seeds:
+        game = Game.new(program, seed=seed, safe=False)
+        agent = random_agent(seed)
+        while not game.is_terminal():
+            game.apply_action(agent(game))
+            decisions += 1
+    return Tally(len(seeds), decisions, time.process_time() - cpu, started, time.time())
+
+
+def seed_blocks(first: int, games: int, jobs: int) -> list[list[int]]:
+    """The seeds first..first+games-1 in `jobs` contiguous blocks as even as can be
+    (fewer blocks when there are fewer games than jobs)."""
+    jobs = min(jobs, games)
+    size, extra = divmod(games, jobs)
+    blocks, start = [], first
+    for i in range(jobs):
+        end = start + size + (1 if i < extra else 0)
+        blocks.append(list(range(start, end)))
+        start = end
+    return blocks
+
+
+_PROGRAM: Program | None = None  # a worker's program: inherited when forked, else loaded
+
+
+def _init_worker(pack: Path | None, options: dict[str, bool], mods: list[Path]) -> None:
+    global _PROGRAM
+    if _PROGRAM is None:
+        from ..dsl.pack import load_pack
+
+        _PROGRAM = load_pack(pack, options, mods)
+
+
+def _play_block(seeds: list[int]) -> Tally:
+    assert _PROGRAM is not None
+    return play_games(_PROGRAM, seeds)
+
+
+def run_games(program: Program, blocks: list[list[int]], pack: Path | None,
+              options: dict[str, bool], mods: list[Path]) -> list[Tally]:
+    """One tally per block: in this process for one block, else one process per block."""
+    global _PROGRAM
+    if len(blocks) == 1:
+        return [play_games(program, blocks[0])]
+    _PROGRAM = program
+    try:
+        with multiprocessing.Pool(len(blocks), _init_worker, (pack, options, mods)) as pool:
+            return pool.map(_play_block, blocks, chunksize=1)
+    finally:
+        _PROGRAM = None
+
+
+def reference_speed(first_seed: int) -> tuple[int, float]:
+    """(decisions, CPU seconds) of reference games played by the same random agent."""
+    from .agents import random_agent
+    from .reference_game import TicTacToe
+
+    decisions, seed, start = 0, first_seed, time.process_time()
+    while time.process_time() - start < REFERENCE_CPU_SECONDS:
+        for _ in range(REFERENCE_BATCH):
+            game = TicTacToe()
+            agent = random_agent(seed)
+            while not game.is_terminal():
+                game.apply_action(agent(game))
+                decisions += 1
+            seed += 1
+    return decisions, time.process_time() - start
+
+
+def peak_mb() -> tuple[float, float] | None:
+    """Peak resident memory (MB) of this process and of its largest finished child."""
+    try:
+        import resource
+    except ImportError:  # not on this platform (Windows)
+        return None
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, else KB
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 1e6
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * scale / 1e6
+    return own, children
+
+
+def summary(tallies: list[Tally], reference: tuple[int, float],
+            memory: tuple[float, float] | None) -> dict[str, Any]:
+    """The figures of a run; per core ones in CPU time, the total in wall-clock time."""
+    games = sum(t.games for t in tallies)
+    decisions = sum(t.decisions for t in tallies)
+    cpu = max(sum(t.cpu for t in tallies), 1e-9)
+    wall = max(max(t.ended for t in tallies) - min(t.started for t in tallies), 1e-9)
+    ref_decisions, ref_cpu = reference
+    ref_speed = ref_decisions / max(ref_cpu, 1e-9)
+    return {
+        "games": games,
+        "games_per_s": round(games / cpu, 1),
+        "decisions_per_s": round(decisions / cpu),
+        "decisions": decisions,
+        "jobs": len(tallies),
+        "wall_games_per_s": round(games / wall, 1),
+        "wall_seconds": round(wall, 2),
+        "cpu_seconds": round(cpu, 2),
+        "peak_mb": round(max(memory), 1) if memory else None,
+        "reference_decisions_per_s": round(ref_speed),
+        "ratio": round(decisions / cpu / ref_speed, 4),
+    }
+
+
+def report_lines(s: dict[str, Any], memory: tuple[float, float] | None) -> list[str]:
+    jobs = f"{s['jobs']} process" + ("es" if s["jobs"] > 1 else "")
+    lines = [
+        f"{s['games']} games, {s['decisions']:,} decisions in {jobs}",
+        f"  per core, CPU time ({s['cpu_seconds']:.2f} s summed over the processes): "
+        f"{s['games_per_s']:.1f} games/s, {s['decisions_per_s']:,} decisions/s",
+        f"  total, wall clock ({s['wall_seconds']:.2f} s, first game's start to last "
+        f"game's end): {s['wall_games_per_s']:.1f} games/s",
+        f"reference: plain-Python tic-tac-toe, same random agent, CPU time: "
+        f"{s['reference_decisions_per_s']:,} decisions/s; hustings decisions/s / "
+        f"reference = {s['ratio']:.4f}",
+    ]
+    if memory is not None:
+        own, child = memory
+        largest = f", largest worker {child:.0f} MB" if s["jobs"] > 1 else ""
+        lines.append(f"peak memory (max resident): this process {own:.0f} MB{largest}")
+    return lines
