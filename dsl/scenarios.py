@@ -21,8 +21,8 @@ from ..interpreter.game import Game, initial_state, ops_for
 from ..interpreter.machine import Machine
 from ..interpreter.narration import CAUSE
 from ..interpreter.ops import make_op
-from ..interpreter.state import Frame
 from ..interpreter.program import Program
+from ..interpreter.state import Frame
 from ..schemas.scenario import Expect, Scenario, ScenarioFile, Setup
 from .diagnostics import ContentError, Report, Source
 from .mods import find_mod_root

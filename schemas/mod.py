@@ -8,11 +8,9 @@ module's `ModManifest`), card files in `cards/` (`ModCard`) and rules files in
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
-
-from typing import Literal
 
 from .content import (
     AnnouncementDef,
