@@ -525,10 +525,10 @@ ARITY = {kind: len(inspect.signature(b).parameters) for kind, b in X.BUILDERS.it
 
 # ---- what the generated source calls ------------------------------------------------
 def _effect_total(m, name, who):
-    total = 0  # as sum() adds: from 0, in order
+    total = 0  # as sum() adds: from 0, in order, with `+` (its error names `+`)
     for e in m.s.effects:
         if e[0] == name and e[1] == who:
-            total += e[2]
+            total = total + e[2]
     if total.__class__ is int and -MAX_INT <= total <= MAX_INT:
         return total
     return X.checked(m, total)

@@ -13,13 +13,14 @@ tests/test_codegen.py runs the same comparison on a few seeds and every scenario
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..dsl.diagnostics import Report
-from ..dsl.pack import builtin_pack, load_pack
+from ..dsl.pack import builtin_pack
 from ..dsl.scenarios import Runner, load_scenarios, scenario_files
 from ..interpreter.codegen import BACKENDS, use_backend
 from ..interpreter.errors import RuleError
@@ -64,40 +65,32 @@ def scenario_outcome(runner: Runner, case: tuple) -> str:
     return f"{out.failures}\n{played}"
 
 
-def outcomes(pack: Path | None, mods: list[Path], seeds: range,
-             with_scenarios: bool) -> Iterator[tuple[str, Callable[[], str]]]:
+@functools.lru_cache(maxsize=4)
+def shared_runner(pack: Path | None, mods: tuple[Path, ...]) -> Runner:
+    """One runner (its programs loaded once) for both backends: each backend builds its
+    own ops and functions from the same program."""
+    return Runner(pack, mods)
+
+
+def outcomes(runner: Runner, seeds: range,
+             cases: list[tuple]) -> Iterator[tuple[str, Callable[[], str]]]:
     """(name, a function giving its outcome on the backend in use), for every case."""
-    program_of: dict[str, Program] = {}
-
-    def play(seed: int) -> str:
-        from ..interpreter.codegen import backend
-
-        name = backend()
-        if name not in program_of:  # a fresh load per backend: nothing shared between them
-            program_of[name] = load_pack(pack, None, mods)
-        return random_game(program_of[name], seed)
-
     for seed in seeds:
-        yield f"game seed {seed}", lambda seed=seed: play(seed)
-    if with_scenarios:
-        runners: dict[str, Runner] = {}
-
-        def run(case: tuple) -> str:
-            from ..interpreter.codegen import backend
-
-            runner = runners.setdefault(backend(), Runner(pack, mods))
-            return scenario_outcome(runner, case)
-
-        for case in scenarios(pack):
-            yield f"scenario {case[0]}: {case[2].name}", lambda case=case: run(case)
+        yield f"game seed {seed}", lambda seed=seed: random_game(runner.program({}), seed)
+    for case in cases:
+        yield (f"scenario {case[0]}: {case[2].name}",
+               lambda case=case: scenario_outcome(runner, case))
 
 
 def differences(pack: Path | None = None, mods: list[Path] | None = None,
-                seeds: range = range(20), with_scenarios: bool = True,
-                progress: Callable[[str], None] | None = None) -> list[str]:
-    """Names of the cases whose outcome differs between the backends."""
+                seeds: range = range(20), cases: list[tuple] = (),
+                progress: Callable[[str], None] | None = None,
+                runner: Runner | None = None) -> list[str]:
+    """Names of the random games (by seed) and scenario cases (from `scenarios`) whose
+    outcome differs between the backends."""
+    runner = runner or shared_runner(pack, tuple(mods or ()))
     differ = []
-    for name, outcome in outcomes(pack, list(mods or ()), seeds, with_scenarios):
+    for name, outcome in outcomes(runner, seeds, list(cases)):
         results = []
         for b in BACKENDS:
             with use_backend(b):
@@ -125,8 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         if count[0] % 50 == 0:
             print(f"  {count[0]} compared ({name})", file=sys.stderr)
 
+    cases = [] if args.no_scenarios else scenarios(args.pack)
     differ = differences(args.pack, args.mod, range(args.seed, args.seed + args.games),
-                         not args.no_scenarios, progress)
+                         cases, progress)
     for name in differ:
         print(f"DIFFERENT: {name}")
     print(f"{count[0]} cases compared, {len(differ)} different")
