@@ -219,18 +219,23 @@ class Unit:
         if tb is None or tb.tb_frame.f_globals is not self.namespace:
             return
         name = self._read_at(tb.tb_frame.f_code, tb.tb_lasti)
-        if name is None and e.args and e.args[0].__class__ is str and e.args[0] not in env:
-            name = e.args[0] if f"env[{e.args[0]!r}]" in self.source else None
+        if name is _UNKNOWN:  # no column positions (python -X no_debug_ranges): by the key
+            key = e.args[0] if e.args else None
+            known = key.__class__ is str and key not in env and f"env[{key!r}]" in self.source
+            name = key if known else None
         if name is not None:
             raise RuleError(f"'{name}' has no value here") from None
 
-    def _read_at(self, code, lasti: int) -> str | None:
-        """The variable an `env[...]` read at instruction `lasti` names, else None."""
+    def _read_at(self, code, lasti: int) -> str | None | object:
+        """The variable an `env[...]` read at instruction `lasti` names; None when the
+        instruction is something else; _UNKNOWN when Python kept no positions."""
         positions = list(code.co_positions())
         if not 0 <= lasti // 2 < len(positions):
-            return None
+            return _UNKNOWN
         line, end, col, end_col = positions[lasti // 2]
-        if line is None or line != end or col is None or end_col is None:
+        if line is None or col is None or end_col is None:
+            return _UNKNOWN
+        if line != end:
             return None
         text = self.lines[line - 1].encode()[col:end_col].decode()
         if not (text.startswith("env[") and text.endswith("]")):
@@ -240,6 +245,9 @@ class Unit:
         except (ValueError, SyntaxError):
             return None
         return name if name.__class__ is str else None
+
+
+_UNKNOWN = object()
 
 
 # ---- one function's source ----------------------------------------------------------

@@ -89,6 +89,21 @@ def test_variables_and_their_missing_error(program):
                                                              "'who' has no value here")
     assert both(program, ("counter", counter, v("who")), {"who": "x"}) == ("KeyError", "'x'")
     assert both(program, ("global", "no such"))[0] == "KeyError"
+    # a lookup failing on a key that is also the name of a variable with no value:
+    # the lookup's KeyError, as the closures give, since it fails first
+    first = ("list", [("counter", counter, c("x")), v("x")])
+    assert both(program, first) == ("KeyError", "'x'")
+
+
+def test_without_column_positions_a_missing_variable_is_found_by_its_name(program,
+                                                                          monkeypatch):
+    # python -X no_debug_ranges keeps no columns: the key, unbound and read here, decides
+    monkeypatch.setattr(Unit, "_read_at", lambda self, code, lasti: codegen._UNKNOWN)
+    counter = program.counters[0]
+    assert both(program, ("arith", "+", c(1), v("x"))) == ("RuleError",
+                                                           "'x' has no value here")
+    assert both(program, ("list", [("counter", counter, v("x")), v("y")]),
+                {"x": "y", "y": 1}) == ("KeyError", "'y'")
 
 
 def test_comparisons(program):
