@@ -116,6 +116,12 @@ def _compile_program(program: Program) -> Unit:
     return unit
 
 
+def _single_read(expr: Any) -> bool:
+    """A constant or one variable."""
+    return (expr.__class__ in (tuple, list) and len(expr) == 2
+            and (expr[0] == "const" or (expr[0] == "var" and expr[1].__class__ is str)))
+
+
 def _not_compiled_yet(m, env, *rest):  # pragma: no cover - only a bug would call it
     raise RuntimeError("a compiled expression ran before its module was compiled")
 
@@ -141,6 +147,8 @@ class Unit:
 
     # ---- the two passes ----
     def function(self, expr: tuple) -> Callable:
+        if _single_read(expr):  # its closure is one call already: nothing to compile
+            return X.build_closure(expr)
         if self.compiled:
             return self._lookup(expr, X.build_closure)
         self._site(expr, "e", ("m", "env"), lambda w: ["return " + w.expr(expr)])
@@ -172,18 +180,22 @@ class Unit:
 
     # ---- writing ----
     def define(self, prefix: str, params: tuple[str, ...],
-               emit: Callable[[_Writer], list[str]]) -> str:
-        """Write one function; its body comes from `emit`, guarded so that a variable
-        with no value reads as the closure backend reports it. A body written before is
-        that function again (the same text names the same bound objects)."""
+               emit: Callable[[_Writer], list[str]], guard: bool = True) -> str:
+        """Write one function; its body comes from `emit`. Guarded, a variable with no
+        value reads as the closure backend reports it (a helper needs no guard of its
+        own: the function calling it looks at the innermost frame). A body written
+        before is that function again (the same text names the same bound objects)."""
         body = emit(_Writer(self))
-        key = (params, tuple(body))
+        key = (params, guard, tuple(body))
         name = self.bodies.get(key)
         if name is not None:
             return name
         self.count += 1
         name = self.bodies[key] = f"{prefix}_{self.count}"
         self.lines.append(f"def {name}({', '.join(params)}):")
+        if not guard:
+            self.lines.extend("    " + line for line in body)
+            return name
         self.lines.append("    try:")
         self.lines.extend("        " + line for line in body)
         self.lines.append("    except _KeyError as _e:")
@@ -286,7 +298,7 @@ class _Writer:
 
     def helper(self, prefix: str, emit: Callable[[_Writer], list[str]]) -> str:
         """A call of a new function whose body needs statements."""
-        return f"{self.unit.define(prefix, ('m', 'env'), emit)}(m, env)"
+        return f"{self.unit.define(prefix, ('m', 'env'), emit, guard=False)}(m, env)"
 
     def offer(self, label, var, items, cond, block) -> list[str]:
         """A menu option: its options appended to `offered` as Menu.run expects."""

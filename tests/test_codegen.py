@@ -242,11 +242,13 @@ def test_the_compiled_backend_is_the_default_and_closures_can_be_chosen(program)
         ops = ops_for(program)
     with use_backend("closures"):
         old = ops_for(program)
-    lets = [(a, b) for ba, bb in zip(ops, old, strict=True)
+    lets = [(a.e, b.e) for ba, bb in zip(ops, old, strict=True)
             for a, b in zip(ba, bb, strict=True) if hasattr(a, "e")]
-    assert lets
-    assert all(a.e.__code__.co_filename == f"<hustings:{program.name}>" for a, _ in lets)
-    assert all(b.e.__code__.co_filename.endswith("expressions.py") for _, b in lets)
+    generated = [a for a, _ in lets if a.__code__.co_filename == f"<hustings:{program.name}>"]
+    assert len(generated) > 100
+    # the others read a constant or a variable: their closure is a single call already
+    assert all(a.__code__ is b.__code__ for a, b in lets if a not in generated)
+    assert all(b.__code__.co_filename.endswith("expressions.py") for _, b in lets)
     assert codegen.backend() == "compiled"
     with pytest.raises(ValueError, match="unknown backend"):
         with use_backend("fast"):
@@ -331,7 +333,7 @@ procedures:
   game:
     body: |
       let env = 1
-      let m = "\"]); import os; (\""
+      let m = "\"]); import os; (\"" + ""
       let _t1 = [1, 2, 3]
       let __import__ = _t1 where it > 1
       for p in players:
@@ -346,7 +348,7 @@ procedures:
   turn:
     params: [player, offered, os]
     body: |
-      let _x = offered
+      let _x = offered + ""
       let _g0 = count(os) + 1
       player chooses:
         "score {_x}'); __import__('os').system('echo') #":
@@ -420,7 +422,7 @@ def test_content_is_only_ever_a_literal_in_the_generated_source(hostile):
 
 def test_a_missing_variable_in_a_compiled_rule_is_positioned_as_before(hostile, tmp_path):
     broken = HOSTILE_RULES.replace(
-        "let _x = offered", "let _x = offered\n      if _x == 1:\n        let __import__ = 1\n"
+        "let _x = offered + \"\"", "let _x = offered + \"\"\n      if _x == 1:\n        let __import__ = 1\n"
         "      say \"{_x} {__import__ + 1}\"")
     rules = hostile.parent / "broken"
     write(rules, {"pack.yaml": HOSTILE_MANIFEST, "board.yaml": HOSTILE_BOARD,
