@@ -421,9 +421,9 @@ def test_content_is_only_ever_a_literal_in_the_generated_source(hostile):
 
 
 def test_a_missing_variable_in_a_compiled_rule_is_positioned_as_before(hostile, tmp_path):
-    broken = HOSTILE_RULES.replace(
-        "let _x = offered + \"\"", "let _x = offered + \"\"\n      if _x == 1:\n        let __import__ = 1\n"
-        "      say \"{_x} {__import__ + 1}\"")
+    line = 'let _x = offered + ""'
+    broken = HOSTILE_RULES.replace(line, line + "\n      if _x == 1:\n        let __import__ = 1\n"
+                                   '      say "{_x} {__import__ + 1}"')
     rules = hostile.parent / "broken"
     write(rules, {"pack.yaml": HOSTILE_MANIFEST, "board.yaml": HOSTILE_BOARD,
                   "cards.yaml": HOSTILE_CARDS, "rules/10-game.yaml": broken})
