@@ -3,11 +3,17 @@
 Values are plain data: integers, booleans, strings (names of players, places,
 track items), integers for cards, lists and None. Closures are built once when
 a program is loaded, so evaluation never re-reads the tuples.
+
+`build` is the one entry the instructions use: while a program's compiled module is
+active (codegen.py, the default backend) it answers with the compiled function of the
+same expression instead, which behaves exactly as the closure built here would.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .budget import MAX_INT, MAX_ITEMS, MAX_TEXT
@@ -15,9 +21,37 @@ from .errors import RuleError
 from .support import leader
 
 Closure = Callable[[Any, dict], Any]
+# A menu option: appends what it offers, (label, payload) pairs, to a list.
+Offer = Callable[[Any, dict, list], None]
+
+_ACTIVE = threading.local()  # the compiled unit `build` answers from, if any
+
+
+@contextlib.contextmanager
+def active(unit: Any) -> Iterator[None]:
+    """`build` and `build_offer` answer from `unit` (None: closures) inside."""
+    before = getattr(_ACTIVE, "unit", None)
+    _ACTIVE.unit = unit
+    try:
+        yield
+    finally:
+        _ACTIVE.unit = before
 
 
 def build(expr: tuple) -> Closure:
+    unit = getattr(_ACTIVE, "unit", None)
+    if unit is not None:
+        return unit.function(expr)
+    return _closure(expr)
+
+
+def build_closure(expr: tuple) -> Closure:
+    """The closure of an expression whatever unit is active (its parts closures too)."""
+    with active(None):
+        return _closure(expr)
+
+
+def _closure(expr: tuple) -> Closure:
     kind = expr[0]
     try:
         builder = BUILDERS[kind]
@@ -347,13 +381,22 @@ _LIST_CALLS = frozenset({"range", "held", "empty", "unique"})
 
 
 def build_items(expr: tuple, what: str) -> Closure:
-    """A closure giving a list to go through. A text there would be gone through letter
-    by letter, so it is a RuleError; only values not known to be lists are checked."""
-    f = build(expr)
+    """A function giving a list to go through (see `checked_items`)."""
+    return build(checked_items(expr, what))
+
+
+def checked_items(expr: tuple, what: str) -> tuple:
+    """The expression, checked to give a list where that is not known before the game: a
+    text there would be gone through letter by letter, so it is a RuleError instead."""
     kind = expr[0]
     if (kind in _LISTS or (kind == "call" and expr[1] in _LIST_CALLS)
             or (kind == "const" and expr[1].__class__ is not str)):
-        return f
+        return expr
+    return ("items", expr, what)
+
+
+def _items(expr, what):
+    f = build(expr)
 
     def items(m, env):
         v = f(m, env)
@@ -382,8 +425,12 @@ def _as_list(e):
     return g
 
 
+WHERE_SOURCE = "what `where` filters"
+OPTION_ITEMS = "what the option runs over"
+
+
 def _where(src, cond):
-    fs, fc = build_items(src, "what `where` filters"), build(cond)
+    fs, fc = build_items(src, WHERE_SOURCE), build(cond)
 
     def f(m, env):
         saved = env.get("it", _MISSING)
@@ -499,8 +546,40 @@ BUILDERS: dict[str, Callable[..., Closure]] = {
     "neg": _neg,
     "list": _list,
     "where": _where,
+    "items": _items,
     "fmt": _fmt,
     "call": _call,
     "fn": _fn,
     "as_list": _as_list,
 }
+
+
+def build_offer(option: tuple) -> Offer:
+    """A menu option (label, var, items, cond, block): for each item of its list (or once,
+    with no list) that passes its condition, a (label, payload) pair."""
+    unit = getattr(_ACTIVE, "unit", None)
+    if unit is not None:
+        return unit.offer(option)
+    return offer_closure(option)
+
+
+def offer_closure(option: tuple) -> Offer:
+    label, var, items, cond, block = option
+    with active(None):
+        label_f = _closure(label)
+        items_f = _closure(checked_items(items, OPTION_ITEMS)) if items else None
+        cond_f = _closure(cond) if cond else None
+    if items_f is None:
+        def once(m, env, offered):
+            if cond_f is None or cond_f(m, env):
+                offered.append((label_f(m, env), ["branch", block, None, None]))
+
+        return once
+
+    def each(m, env, offered):
+        for item in items_f(m, env):
+            env[var] = item
+            if cond_f is None or cond_f(m, env):
+                offered.append((label_f(m, env), ["branch", block, var, item]))
+
+    return each

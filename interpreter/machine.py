@@ -12,6 +12,7 @@ from typing import Any
 
 from . import rng
 from .budget import DEFAULT, MAX_TEXT, Budget, too_big
+from .codegen import backend, building, per_program
 from .errors import RuleError
 from .expressions import build
 from .ops import REACT, REACTION_ID
@@ -443,7 +444,7 @@ class Machine:
         return f"{info['title']} ({card})" if info else str(card)
 
 
-_FUNCTIONS: dict[int, dict] = {}
+_FUNCTIONS: dict[tuple, tuple] = {}
 MAX_SIDES = 10_000
 
 
@@ -458,16 +459,20 @@ def counter_limits(program: Program) -> tuple[dict, dict]:
 
 
 def functions_for(program: Program) -> dict:
-    key = id(program)
-    if key not in _FUNCTIONS:
-        _FUNCTIONS[key] = {
-            name: (params, build(body)) for name, (params, body) in program.functions.items()
-        }
-    return _FUNCTIONS[key]
+    """The pack's functions, name -> (parameters, body), on the chosen backend."""
+    return per_program(_FUNCTIONS, program, _build_functions, backend())
+
+
+def _build_functions(program: Program) -> dict:
+    with building(program):
+        return {name: (params, build(body))
+                for name, (params, body) in program.functions.items()}
 
 
 def build_ops(program: Program) -> list[list[Any]]:
+    """The program's instructions as ops, their expressions on the chosen backend."""
     from .ops import make_op
 
-    return [[make_op(ins) for ins in block] for block in program.blocks]
+    with building(program):
+        return [[make_op(ins) for ins in block] for block in program.blocks]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from . import narration as tell
 from .budget import too_big
 from .errors import RuleError
-from .expressions import build, build_items, list_size
+from .expressions import build, build_items, build_offer, list_size
 from .narration import CAUSE
 from .state import copy_value
 
@@ -631,7 +631,7 @@ class Choose(Op):
 class Menu(Op):
     """`P chooses:` with one block per option; options may repeat over a list."""
 
-    __slots__ = ("who", "options", "status", "notes")
+    __slots__ = ("who", "offers", "status", "notes")
 
     def __init__(self, who, options, remarks=None):
         self.who = build(who)
@@ -640,25 +640,14 @@ class Menu(Op):
         # Remarks are worked out only when asked for (remarks()), so play pays nothing.
         self.notes = {opt[4]: build(note) for opt, note in zip(options, notes, strict=True)
                       if note is not None}
-        self.options = [
-            (build(label), var,
-             build_items(items, "what the option runs over") if items else None,
-             build(cond) if cond else None, block)
-            for label, var, items, cond, block in options
-        ]
+        # Each option (label, var, items, cond, block) appends what it offers.
+        self.offers = [build_offer(option) for option in options]
 
     def run(self, m, f):
         env = f.env
         offered = []
-        for label, var, items, cond, block in self.options:
-            if items is None:
-                if cond is None or cond(m, env):
-                    offered.append((label(m, env), ["branch", block, None, None]))
-                continue
-            for item in items(m, env):
-                env[var] = item
-                if cond is None or cond(m, env):
-                    offered.append((label(m, env), ["branch", block, var, item]))
+        for offer in self.offers:
+            offer(m, env, offered)
         if not offered:
             return
         if len(offered) == 1:
