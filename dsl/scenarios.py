@@ -338,20 +338,10 @@ def check(game: Game, exp: Expect) -> list[str]:
             bad.append(f"zone {zone} holds {present}")
     for who, want in exp.bag.items():
         same(f"bag cubes of {who}", s.bag.get(who, 0), want)
-    active = {(e[0], e[1]) for e in s.effects}
-    for name, who in exp.effects:
-        if (name, who) not in active:
-            bad.append(f"effect {name} on {who} is not in force")
-    for name, who in exp.no_effects:
-        if (name, who) in active:
-            bad.append(f"effect {name} on {who} is still in force")
+    effects = {(e[0], e[1]) for e in s.effects}
+    in_force(bad, effects, exp.effects, exp.no_effects, "effect {0} on {1}")
     lasting = {(r[1], r[3].get(CAUSE)) for r in s.reactions}
-    for said, card in exp.reactions:
-        if (said, card) not in lasting:
-            bad.append(f"no reaction to {said} from card {card} is in force")
-    for said, card in exp.no_reactions:
-        if (said, card) in lasting:
-            bad.append(f"a reaction to {said} from card {card} is still in force")
+    in_force(bad, lasting, exp.reactions, exp.no_reactions, "a reaction to {0} from card {1}")
     for card in exp.prevented:
         if card not in s.prevented:
             bad.append(f"card {card} is not prevented")
@@ -377,6 +367,14 @@ def check(game: Game, exp: Expect) -> list[str]:
     if exp.terminal is not None:
         same("game over", game.is_terminal(), exp.terminal)
     return bad
+
+
+def in_force(bad: list[str], present: set, wanted: list, unwanted: list, what: str) -> None:
+    """Pairs that must be in force, and pairs that must not be."""
+    bad += [what.format(*pair) + " is not in force" for pair in wanted
+            if tuple(pair) not in present]
+    bad += [what.format(*pair) + " is still in force" for pair in unwanted
+            if tuple(pair) in present]
 
 
 def run_paths(paths: list[Path], pack: Path | None = None, mods: list[Path] | tuple = (),

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from .diagnostics import Report, closest, did_you_mean
 from .fields import check_card_fields
+from .fields import show as _show
 from .yamlsource import YamlFile, plain
 
 __all__ = ["check_card_fields", "read_cards", "validate"]
@@ -159,17 +160,6 @@ def _describe(tp: Any) -> str:
         return "a list"
     return {str: "text", int: "a whole number", bool: "true or false",
             float: "a number"}.get(origin, str(tp))
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if value is None:
-        return "nothing"
-    text = repr(value) if isinstance(value, str) else str(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # ---- walking the models' type annotations ---------------------------------------

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import expressions as X
-from .budget import MAX_INT, MAX_TEXT
+from .budget import MAX_INT
 from .builtins import BUILTINS, LIST_ARGUMENTS
 from .errors import RuleError
 from .program import Program
@@ -580,16 +580,6 @@ def _items(m, out: list) -> list:
     return out
 
 
-def _text(m, text: str) -> str:
-    n = len(text)  # each part is bounded, and content fixes how many there are
-    if n > MAX_TEXT:
-        raise RuleError(f"a text grew longer than {MAX_TEXT:,} characters")
-    m.work += n
-    if m.work > m.work_limit:
-        m.charge(0)
-    return text
-
-
 def _fn_enter(m, name, n: int) -> tuple:
     """A pack function about to be called: its parameters and body."""
     params, body = m.functions[name]
@@ -604,7 +594,7 @@ def _fn_enter(m, name, n: int) -> tuple:
 HELPERS: dict[str, Any] = {
     "_KeyError": KeyError, "_TypeError": TypeError, "_MISSING": X._MISSING,
     "_int": int, "_str": str, "_len": len, "_list": list, "_format": format,
-    "_checked": X.checked, "_items": _items, "_text": _text,
+    "_checked": X.checked, "_items": _items, "_text": X.charged_text,
     "_effect_total": _effect_total, "_effect_values": _effect_values,
     "_no_property": _no_property, "_leader": _leader_of, "_owner": BUILTINS["owner"],
     "_support": BUILTINS["support"], "_support_of": BUILTINS["support_of"],

@@ -468,16 +468,20 @@ def _fmt(parts):
                 if p.__class__ is not str:
                     p = show_text(m, p)
             out.append(p)
-        text = "".join(out)  # each part is bounded, and content fixes how many there are
-        n = len(text)
-        if n > MAX_TEXT:
-            raise RuleError(f"a text grew longer than {MAX_TEXT:,} characters")
-        m.work += n
-        if m.work > m.work_limit:
-            m.charge(0)
-        return text
+        return charged_text(m, "".join(out))
 
     return f
+
+
+def charged_text(m, text: str) -> str:
+    """A text built from parts: bounded, and its length charged as work."""
+    n = len(text)  # each part is bounded, and content fixes how many there are
+    if n > MAX_TEXT:
+        raise RuleError(f"a text grew longer than {MAX_TEXT:,} characters")
+    m.work += n
+    if m.work > m.work_limit:
+        m.charge(0)
+    return text
 
 
 def _show_text(m, value) -> str:
