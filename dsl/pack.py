@@ -646,8 +646,6 @@ class _Loader:
             tracks={n: list(v) for n, v in manifest.tracks.items()
                     if not isinstance(v, NumericTrack)},
             bounds=counter_bounds(manifest),
-            numeric_tracks={n: [v.min, v.max] for n, v in manifest.tracks.items()
-                            if isinstance(v, NumericTrack)},
             cards=card_table,
             events=events,
             procedures=procedures,

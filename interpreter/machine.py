@@ -450,9 +450,6 @@ MAX_SIDES = 10_000
 
 def counter_limits(program: Program) -> tuple[dict, dict]:
     """Each counter's least and greatest value, where it has one."""
-    if not program.bounds:  # a program made without bounds: unsigned counters stop at 0
-        signed = set(program.initial.get("signed", ()))
-        return {c: 0 for c in program.counters if c not in signed}, {}
     lows = {c: lo for c, (lo, _) in program.bounds.items() if lo is not None}
     highs = {c: hi for c, (_, hi) in program.bounds.items() if hi is not None}
     return lows, highs

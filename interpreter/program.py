@@ -69,10 +69,8 @@ class Program:
     view: dict[str, Any] = field(default_factory=dict)  # what a board shows (tools read it)
     # What agents and simulations read (value function, margin, places, card uses).
     agents: dict[str, Any] = field(default_factory=dict)
-    # Counter -> [least, greatest] (None: no bound); every change stays inside them.
+    # Counter (a numbered track is one too) -> [least, greatest] (None: no bound).
     bounds: dict[str, list] = field(default_factory=dict)
-    # Numbered tracks (a marker per player, kept as a counter): name -> [min, max].
-    numeric_tracks: dict[str, list[int]] = field(default_factory=dict)
     # Announcement -> its parameters; the rules' reactions to each, in load order.
     announcements: dict[str, list[str]] = field(default_factory=dict)
     reactions: dict[str, list[int]] = field(default_factory=dict)
