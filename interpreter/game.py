@@ -2,7 +2,7 @@
 
     game = Game.new(program, seed=7)
     while not game.is_terminal():
-        game.apply_action(agent(game.legal_actions()))
+        game.apply_action(agent(game))  # a label, or an index below num_actions()
     game.result()
 
 Every action is a human-readable label; the same labels serve the terminal,
@@ -170,6 +170,11 @@ class Game:
         pending = self.state.pending
         return list(pending["options"]) if pending else []
 
+    def num_actions(self) -> int:
+        """How many actions are legal: agents that play by index need no labels."""
+        pending = self.state.pending
+        return len(pending["options"]) if pending else 0
+
     def prompt(self) -> str:
         pending = self.state.pending
         return pending["prompt"] if pending else ""
@@ -179,7 +184,7 @@ class Game:
         `status` (or None) and one `notes` entry per option (None where it has none).
         Worked out on request from the paused rules; the state is left as it was."""
         pending = self.state.pending
-        none: dict[str, Any] = {"status": None, "notes": [None] * len(self.legal_actions())}
+        none: dict[str, Any] = {"status": None, "notes": [None] * self.num_actions()}
         if pending is None or not self.state.stack:
             return none
         f = self.state.stack[-1]

@@ -62,17 +62,24 @@ class Machine:
         while s.pending is None and stack:
             f = stack[-1]
             block = ops[f.block]
-            if f.pc >= len(block):
-                self._end_block(f)
-                continue
-            op = block[f.pc]
-            f.pc += 1
-            chunk -= 1
+            end = len(block)
+            pc = f.pc
             try:
-                if chunk <= 0:
-                    chunk = _CHUNK
-                    self.tick()
-                op.run(self, f)
+                # The top frame's instructions in a row, until one pushes, pops or asks
+                # a decision (the frame on top is then another, or the game waits).
+                while pc < end:
+                    op = block[pc]
+                    pc += 1
+                    f.pc = pc
+                    chunk -= 1
+                    if chunk <= 0:
+                        chunk = _CHUNK
+                        self.tick()
+                    op.run(self, f)
+                    if s.pending is not None or not stack or stack[-1] is not f:
+                        break
+                else:
+                    self._end_block(f)
             except RuleError as e:
                 if not e.where:
                     raise RuleError(str(e), self.position(f)) from None
@@ -197,12 +204,9 @@ class Machine:
     # ---- decisions -----------------------------------------------------
     def decide(self, player: str, prompt: str, options: list[tuple[str, Any]]) -> None:
         """Pause for `player` to pick one of (label, payload) options."""
-        labels: list[str] = []
-        seen: dict[str, int] = {}
-        for label, _ in options:
-            n = seen.get(label, 0) + 1
-            seen[label] = n
-            labels.append(label if n == 1 else f"{label} ({n})")
+        labels = [label for label, _ in options]
+        if len(set(labels)) < len(labels):  # rare: number the repeats
+            labels = numbered(labels)
         self.s.pending = {
             "player": player,
             "prompt": prompt,
@@ -446,6 +450,17 @@ class Machine:
 
 _FUNCTIONS: dict[tuple, tuple] = {}
 MAX_SIDES = 10_000
+
+
+def numbered(labels: list[str]) -> list[str]:
+    """Labels told apart: the second `x` is `x (2)`, the third `x (3)`."""
+    out: list[str] = []
+    seen: dict[str, int] = {}
+    for label in labels:
+        n = seen.get(label, 0) + 1
+        seen[label] = n
+        out.append(label if n == 1 else f"{label} ({n})")
+    return out
 
 
 def counter_limits(program: Program) -> tuple[dict, dict]:

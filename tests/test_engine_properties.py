@@ -227,10 +227,18 @@ def test_illegal_actions_raise_and_change_nothing(program, safe):
     assert game.save() != before
 
 
+def test_num_actions_counts_the_labels_at_every_decision(program):
+    agent, game = random.Random(5), Game.new(program, 5, safe=False)
+    for _ in range(120):
+        assert game.num_actions() == len(game.legal_actions()) > 0
+        game.apply_action(random_index(agent, game))
+
+
 def test_no_action_is_legal_once_the_game_is_over(program):
     game = play_out(program, 21)
     assert game.is_terminal()
     assert game.legal_actions() == []
+    assert game.num_actions() == 0
     assert game.current_player() is None
     final = game.save()
     for bad in (0, "kennedy plays first", 9999):

@@ -47,7 +47,7 @@ def winning_chance(game: Game, player: str) -> float:
 
 def random_agent(seed: int) -> Agent:
     rng = random.Random(seed)
-    return lambda game: rng.randrange(len(game.legal_actions()))
+    return lambda game: rng.randrange(game.num_actions())
 
 
 def greedy_agent(seed: int, breadth: int = 24) -> Agent:
@@ -58,11 +58,11 @@ def greedy_agent(seed: int, breadth: int = 24) -> Agent:
     rng = random.Random(seed)
 
     def choose(game: Game) -> int:
-        actions = game.legal_actions()
-        if len(actions) == 1:
+        count = game.num_actions()
+        if count == 1:
             return 0
         me = game.current_player()
-        indices = list(range(len(actions)))
+        indices = list(range(count))
         if len(indices) > breadth:
             indices = sorted(rng.sample(indices, breadth))
         best, best_score = indices[0], float("-inf")

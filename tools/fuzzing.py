@@ -219,7 +219,7 @@ def play(program, mutant: Mutant, seed: int) -> Outcome:
         for _ in range(PLAY_DECISIONS):
             if game.is_terminal():
                 break
-            game.apply_action(rng.randrange(len(game.legal_actions())))
+            game.apply_action(rng.randrange(game.num_actions()))
     except RuleError as e:
         return Outcome(mutant, "rule-error", str(e)[:200])
     return Outcome(mutant, "clean")

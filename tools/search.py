@@ -127,7 +127,7 @@ def iterate(game: Game, me: str, root: Node, rng: random.Random, depth: int,
     for _ in range(depth):
         if sim.is_terminal():
             break
-        sim.apply_action(rng.randrange(len(sim.legal_actions())))
+        sim.apply_action(rng.randrange(sim.num_actions()))
     scores: dict[str, float] = {}
     for n in path:
         if n.player not in scores:

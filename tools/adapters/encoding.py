@@ -87,7 +87,7 @@ def max_actions(program: Program) -> int:
     for seed in range(DISCOVERY_GAMES):
         game, rng = Game.new(program, seed=seed, safe=False), random.Random(seed)
         while not game.is_terminal():
-            n = len(game.legal_actions())
+            n = game.num_actions()
             most = max(most, n)
             game.apply_action(rng.randrange(n))
     return most + most // 4

@@ -109,7 +109,7 @@ class HustingsState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.game is not None
-        return list(range(min(self.actions, len(self.game.legal_actions()))))
+        return list(range(min(self.actions, self.game.num_actions())))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(seed, 1.0 / self.seeds) for seed in range(self.seeds)]

@@ -82,7 +82,7 @@ class HustingsEnv(AECEnv):
         vector = np.asarray(self.layout.encode(self.game, agent), dtype=np.float32)
         mask = np.zeros(self.actions, dtype=np.int8)
         if not self.game.is_terminal() and self.game.current_player() == agent:
-            mask[:min(self.actions, len(self.game.legal_actions()))] = 1
+            mask[:min(self.actions, self.game.num_actions())] = 1
         return {"observation": vector, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -90,7 +90,7 @@ class HustingsEnv(AECEnv):
             self._was_dead_step(action)
             return
         assert self.game is not None
-        legal = min(self.actions, len(self.game.legal_actions()))
+        legal = min(self.actions, self.game.num_actions())
         if action is None or not 0 <= int(action) < legal:
             raise ValueError(f"action {action} is not legal: the mask allows 0 to {legal - 1}")
         self._cumulative_rewards[self.agent_selection] = 0.0

@@ -151,7 +151,7 @@ def saves_of_game(program, seed: int, every: int) -> list[str]:
     agent = random.Random(seed)
     out = [game.save()]
     while not game.is_terminal():
-        game.apply_action(agent.randrange(len(game.legal_actions())))
+        game.apply_action(agent.randrange(game.num_actions()))
         if len(game.state.history) % every == 0:
             out.append(game.save())
     out.append(game.save())
@@ -179,7 +179,7 @@ def try_save(program, text: str, seed: int) -> tuple[str, str]:
                 return "FAILED", f"loaded, then broke an invariant: {problem}"
             if game.is_terminal():
                 return "played", ""
-            game.apply_action(agent.randrange(len(game.legal_actions())))
+            game.apply_action(agent.randrange(game.num_actions()))
         return "FAILED", f"still playing after {MAX_ACTIONS} actions"
     except RuleError as e:
         return "rule error", str(e)

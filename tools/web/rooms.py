@@ -88,7 +88,7 @@ def ai_choice(session: Session) -> int:
         index = future.result(timeout=AI_MOVE_SECONDS)
     except TimeoutError:
         index = AGENTS["random"](seed)(game)
-    if not 0 <= index < len(game.legal_actions()):
+    if not 0 <= index < game.num_actions():
         index = AGENTS["random"](seed)(game)
     return index
 
