@@ -134,13 +134,18 @@ class GameState:
 _SINCE_REACTIONS = {"forced_rolls": list, "forced_picks": list, "reactions": list, "serial": int}
 
 
+_NESTED = frozenset({list, dict})
+
+
 def copy_value(value: Any) -> Any:
-    """An independent copy of a rules value (lists and tables copied, scalars shared)."""
+    """An independent copy of a rules value (lists and tables copied, scalars shared).
+
+    Scalars inside are taken as they are without a call: most lists hold only scalars."""
     cls = value.__class__
     if cls is list:
-        return [copy_value(v) for v in value]
+        return [copy_value(v) if v.__class__ in _NESTED else v for v in value]
     if cls is dict:
-        return {k: copy_value(v) for k, v in value.items()}
+        return {k: copy_value(v) if v.__class__ in _NESTED else v for k, v in value.items()}
     return value
 
 
@@ -166,13 +171,16 @@ def clone(state: GameState) -> GameState:
     s.revealed = {k: list(v) for k, v in state.revealed.items()}
     envs: dict[int, dict] = {}
     s.stack = []
+    new_frame = Frame.__new__
     for f in state.stack:
         env = envs.get(id(f.env))
         if env is None:
             env = envs[id(f.env)] = copy_value(f.env)
-        g = Frame(f.block, env, f.call)
-        g.pc, g.var, g.items = f.pc, f.var, copy_value(f.items)
-        g.index, g.cond, g.bound = f.index, copy_value(f.cond), f.bound
+        g = new_frame(Frame)
+        g.block, g.pc, g.env, g.call, g.var = f.block, f.pc, env, f.call, f.var
+        g.items = None if f.items is None else copy_value(f.items)
+        g.index, g.bound = f.index, f.bound
+        g.cond = None if f.cond is None else list(f.cond)  # [block, pc]
         s.stack.append(g)
     s.pending = copy_value(state.pending)
     s.log = list(state.log)
