@@ -238,6 +238,15 @@ class Game:
                 self._restore(snapshot)
             raise
 
+    def fork(self, safe: bool = False) -> Game:
+        """An independent copy of the game to try actions on (search agents): nothing is
+        shared with this one but the program."""
+        game = Game.__new__(Game)
+        game.program, game.budget, game.safe, game.checked = self.program, self.budget, safe, False
+        game.state = clone(self.state)
+        game.machine = self.machine.fork(game.state)
+        return game
+
     def _restore(self, snapshot: GameState) -> None:
         self.state = snapshot
         self.machine = Machine(self.program, self.state, self.machine.ops, self.budget)

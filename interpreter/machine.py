@@ -49,6 +49,15 @@ class Machine:
         self.stacking = frozenset(n for n, spec in program.pools.items() if spec.stacking)
         self.functions = functions_for(program)
 
+    def fork(self, state: GameState) -> Machine:
+        """The same machine on another state (a copy of this one's, with the same log):
+        what it knows of the program is taken, not worked out again."""
+        m = Machine.__new__(Machine)
+        m.__dict__.update(self.__dict__)
+        m.s = state
+        m.work = m.log_lines = m.log_chars = 0
+        return m
+
     # ---- running -------------------------------------------------------
     def run(self) -> None:
         """Execute until a decision is pending or the program ends."""

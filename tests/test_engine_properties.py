@@ -234,6 +234,25 @@ def test_num_actions_counts_the_labels_at_every_decision(program):
         game.apply_action(random_index(agent, game))
 
 
+def test_a_fork_plays_on_alone_and_as_the_game_would(program):
+    game = Game.new(program, 8, safe=False)
+    agent = random.Random(8)
+    for _ in range(60):
+        game.apply_action(random_index(agent, game))
+    before = game.save()
+    fork = game.fork()
+    assert fork.save() == before
+    moves = []
+    while not fork.is_terminal():
+        moves.append(random_index(agent, fork))
+        fork.apply_action(moves[-1])
+    assert game.save() == before  # the game is untouched by what its fork did
+    for move in moves:
+        game.apply_action(move)
+    assert game.save() == fork.save()
+    assert game.state.log == fork.state.log
+
+
 def test_no_action_is_legal_once_the_game_is_over(program):
     game = play_out(program, 21)
     assert game.is_terminal()

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ..interpreter.game import Game
-from ..interpreter.state import clone
 
 Agent = Callable[[Game], int]
 
@@ -67,7 +66,7 @@ def greedy_agent(seed: int, breadth: int = 24) -> Agent:
             indices = sorted(rng.sample(indices, breadth))
         best, best_score = indices[0], float("-inf")
         for i in indices:
-            trial = Game(game.program, clone(game.state), safe=False)
+            trial = game.fork()
             trial.apply_action(i)
             value = position_value(trial, me) + rng.random() * 0.01
             if value > best_score:

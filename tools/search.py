@@ -58,9 +58,14 @@ def unseen_slots(program: Program, state: GameState, player: str) -> list[tuple[
 
 def determinize(game: Game, player: str, rng: random.Random) -> GameState:
     """A copy of the state with the unseen cards dealt at random and a fresh chance seed."""
-    state = clone(game.state)
-    cards = game.program.cards
-    slots = unseen_slots(game.program, state, player)
+    return deal_unseen(game.program, clone(game.state), player, rng)
+
+
+def deal_unseen(program: Program, state: GameState, player: str,
+                rng: random.Random) -> GameState:
+    """Deal the cards `player` cannot see at random in `state` itself; a fresh chance seed."""
+    cards = program.cards
+    slots = unseen_slots(program, state, player)
     by_kind: dict[str, list[tuple[str, int]]] = {}
     for key, i in slots:
         kind = cards[state.zones[key][i]]["kind"] if state.zones[key][i] in cards else ""
@@ -103,7 +108,8 @@ def ismcts_agent(seed: int, iterations: int = 100, seconds: float | None = None,
 
 def iterate(game: Game, me: str, root: Node, rng: random.Random, depth: int,
             exploration: float) -> None:
-    sim = Game(game.program, determinize(game, me, rng), safe=False)
+    sim = game.fork()
+    deal_unseen(game.program, sim.state, me, rng)
     node, path = root, []
     while not sim.is_terminal():
         legal = sim.legal_actions()

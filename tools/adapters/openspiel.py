@@ -20,7 +20,6 @@ import pyspiel
 
 from ...interpreter.game import Game
 from ...interpreter.program import Program
-from ...interpreter.state import clone
 from .encoding import Layout, max_actions, observation_text, returns
 
 DEFAULT_SEEDS = 1000
@@ -81,7 +80,7 @@ class Box:
     def __deepcopy__(self, memo) -> Box:
         game = self.game
         if game is not None:
-            game = Game(self.program, clone(game.state), safe=False)
+            game = game.fork()
         return Box(self.program, game)
 
 
