@@ -20,8 +20,15 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.events import AliasEvent
+from ruamel.yaml.resolver import VersionedResolver
+
+try:  # libyaml's parser (ruamel.yaml.clib); without it the pure-Python one reads alone
+    from _ruamel_yaml import CParser
+except ImportError:  # pragma: no cover - an interpreter the C parser is not built for
+    CParser = None
 
 from ..interpreter.budget import MAX_DIGITS, MAX_FILE_BYTES
 from .diagnostics import Report, Source
@@ -239,7 +246,9 @@ def read_yaml(path: Path, display: str, report: Report, root: Path | None = None
         # (read without one) still may, as the shipped scenarios do.
         if root is not None and "*" in text and _refuse_aliases(yaml, text, display, report):
             return None
-        data = yaml.load(text)
+        data = fast_load(text)
+        if data is _FAILED:  # the pure parser reads it again and says what is wrong
+            data = yaml.load(text)
     except MarkedYAMLError as e:
         line, col, problem, hint = yaml_problem(e, text.splitlines())
         report.error(Source(display, line, col), "E101", f"YAML syntax: {problem}", hint,
@@ -263,6 +272,38 @@ def read_yaml(path: Path, display: str, report: Report, root: Path | None = None
     if _FILES is not None and len(_FILES) < 1000:  # the first files read: the originals
         _FILES[(display, raw)] = parsed
     return parsed
+
+
+_FAILED = object()
+
+
+def fast_load(text: str) -> Any:
+    """The round-trip data of `text` (the same nodes, values and positions the pure loader
+    gives) read with libyaml's parser; _FAILED when it is not installed or the text is
+    not well-formed, so the pure loader's own diagnostics are reported."""
+    if CParser is None:
+        return _FAILED
+    loader = _FastLoader(text)
+    try:
+        return loader.get_single_data()
+    except Exception:  # noqa: BLE001 - whatever it is, the pure loader reports it
+        return _FAILED
+    finally:
+        loader.dispose()
+
+
+if CParser is not None:
+    class _FastLoader(CParser, RoundTripConstructor, VersionedResolver):
+        """libyaml's events composed into nodes, built by ruamel's round-trip constructor
+        (which takes each node's line and column from the parser's marks)."""
+
+        comment_handling = None  # libyaml drops comments: nothing to attach
+
+        def __init__(self, text: str) -> None:
+            CParser.__init__(self, text)
+            self._parser = self._composer = self
+            RoundTripConstructor.__init__(self, loader=self)
+            VersionedResolver.__init__(self, None, loader=self)
 
 
 def _offset_source(display: str, text: str, offset: int) -> Source:

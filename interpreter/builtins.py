@@ -78,7 +78,7 @@ def _held(m, pool, who) -> list[str]:
     kind = m.p.pools[pool].kind
     if pool in m.stacking:
         return [loc for loc in m.p.kinds[kind] if loc in held and leader(held[loc]) == who]
-    return [loc for loc in m.p.kinds[kind] if loc in held and held[loc][0] == who]
+    return [loc for loc in m.p.kinds[kind] if (h := held.get(loc)) is not None and h[0] == who]
 
 
 def _empty(m, pool) -> list[str]:
