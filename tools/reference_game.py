@@ -36,6 +36,10 @@ class TicTacToe:
             return []
         return [SQUARES[i] for i, mark in enumerate(self.board) if mark is None]
 
+    def num_actions(self) -> int:
+        """How many squares are empty (none once the game is over), as Game.num_actions."""
+        return 0 if self.is_terminal() else self.board.count(None)
+
     def apply_action(self, action: str | int) -> None:
         """Mark a square, given by its name or its index among the legal actions."""
         legal = self.legal_actions()
