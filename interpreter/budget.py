@@ -5,7 +5,8 @@ Content is untrusted: a few lines of effect text can ask for unbounded work
 The interpreter enforces these limits itself, whatever the content says, and
 reports a breach as a `RuleError` naming the file:line:col of the instruction.
 The loader's limits (file size, number length) live here too, so a designer
-finds every bound in one module.
+finds every bound in one module, and so do the checks that hold a value an
+operation builds to them (`checked`, `list_size`, `charged_text`).
 
 The limits are far above what a real game needs (a 1960 action runs a few
 thousand steps and logs a few dozen lines), so a deterministic game never
