@@ -175,7 +175,9 @@ class Unit:
 
     # ---- what is built ----
     def function(self, expr: tuple) -> Callable:
-        return self._site(expr, "e", ("m", "env"), lambda w: ["return " + w.expr(expr)])
+        # a constant reads no variable: its function needs no guard
+        guard = not (expr.__class__ in (tuple, list) and len(expr) == 2 and expr[0] == "const")
+        return self._site(expr, "e", ("m", "env"), lambda w: ["return " + w.expr(expr)], guard)
 
     def offer(self, option: tuple) -> Callable:
         if option.__class__ not in (tuple, list) or len(option) != 5:
@@ -200,24 +202,23 @@ class Unit:
             self.compiled = True
 
     def _compile_pending(self) -> None:
-        new = self.lines[self.done:]
-        self.done = len(self.lines)
-        if not new:
+        start, self.done = self.done, len(self.lines)
+        if start == self.done:
             return
-        chunk = "\n".join(new) + "\n"
-        tree = ast.parse(chunk, self.filename)
-        ast.increment_lineno(tree, self.done - len(new))  # positions index self.lines
+        chunk = "\n".join(self.lines[start:]) + "\n"
         self.source += chunk
-        exec(compile(tree, self.filename, "exec"), self.namespace)  # noqa: S102 - our own source
+        # blank lines before the chunk: its line numbers index self.lines (see _read_at)
+        code = compile("\n" * start + chunk, self.filename, "exec")
+        exec(code, self.namespace)  # noqa: S102 - our own source
 
     def _site(self, obj: Any, prefix: str, params: tuple[str, ...],
-              emit: Callable[[_Writer], list[str]]) -> Callable:
+              emit: Callable[[_Writer], list[str]], guard: bool = True) -> Callable:
         """The function of `obj`: a placeholder while collecting, else the compiled one
         (written and compiled now when the first pass never saw it)."""
         hit = self.sites.get(id(obj))
         if hit is None or hit[0] is not obj:
             with self.lock:
-                name = self.define(prefix, params, emit)
+                name = self.define(prefix, params, emit, guard)
                 self.sites[id(obj)] = (obj, name)
                 if self.compiled:
                     self._compile_pending()
