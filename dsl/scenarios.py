@@ -20,7 +20,6 @@ from ..interpreter.errors import IllegalAction, RuleError
 from ..interpreter.game import Game, initial_state, ops_for
 from ..interpreter.machine import Machine
 from ..interpreter.narration import CAUSE
-from ..interpreter.ops import make_op
 from ..interpreter.program import Program
 from ..interpreter.state import Frame
 from ..interpreter.support import holdings
@@ -252,11 +251,12 @@ def start_reactions(program: Program, state, card: int, who: str) -> None:
     machine = Machine(program, state, ops_for(program))
     env = {"player": who, "opponent": machine.opponents[who], "card": card, CAUSE: card}
     frame = Frame(block, env, call=True)
-    started = [ins for ins in program.blocks[block] if ins[0] == "whenever"]
+    started = [op for ins, op in zip(program.blocks[block], machine.ops[block], strict=True)
+               if ins[0] == "whenever"]
     if not started:
         raise KeyError(f"card {card}'s event starts no lasting reaction")
-    for ins in started:
-        make_op(ins).run(machine, frame)
+    for op in started:
+        op.run(machine, frame)
 
 
 def _set_support(program: Program, state, pool: str, where: str, held: Any) -> None:

@@ -5,7 +5,8 @@ Content is untrusted: a few lines of effect text can ask for unbounded work
 The interpreter enforces these limits itself, whatever the content says, and
 reports a breach as a `RuleError` naming the file:line:col of the instruction.
 The loader's limits (file size, number length) live here too, so a designer
-finds every bound in one module.
+finds every bound in one module, and so do the checks that hold a value an
+operation builds to them (`checked`, `list_size`, `charged_text`).
 
 The limits are far above what a real game needs (a 1960 action runs a few
 thousand steps and logs a few dozen lines), so a deterministic game never
@@ -17,6 +18,8 @@ exists so that a hostile pack cannot hang a server, not to shape play.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from .errors import RuleError
 
 # ---- values --------------------------------------------------------------------
 # Integers are bounded to a 64-bit magnitude: a result outside +-2**63 is an error.
@@ -55,3 +58,58 @@ DEFAULT = Budget()
 def too_big(value: int) -> bool:
     """True when an integer is outside the 64-bit magnitude content may use."""
     return not -MAX_INT <= value <= MAX_INT
+
+
+# ---- values built while a rule runs (m: the machine, which counts the work) ------
+def checked(m, value):
+    """A value built by an operation, within the budget: 64-bit integers, bounded
+    lists and texts. Lists and texts cost their size in work units."""
+    cls = value.__class__
+    if cls is int:
+        if -MAX_INT <= value <= MAX_INT:
+            return value
+        raise RuleError("a number went past the 64-bit limit (2**63)")
+    if cls is list:
+        m.charge(list_size(value))
+    elif cls is str:
+        if len(value) > MAX_TEXT:
+            raise RuleError(f"a text grew longer than {MAX_TEXT:,} characters")
+        m.charge(len(value))
+    return value
+
+
+def list_size(items: list) -> int:
+    """Items in a list, counting those of the lists inside it (each shared list once
+    per place it appears); past MAX_ITEMS, or nested too deep, it is an error."""
+    memo: dict[int, int] = {}
+
+    def size(v: list, depth: int) -> int:
+        known = memo.get(id(v))
+        if known is not None:
+            return known
+        if depth > 100:
+            raise RuleError("lists nest more than 100 deep")
+        n = len(v)
+        if n > MAX_ITEMS:
+            raise RuleError(f"a list grew longer than {MAX_ITEMS:,} items")
+        for x in v:
+            if x.__class__ is list:
+                n += size(x, depth + 1)
+                if n > MAX_ITEMS:
+                    raise RuleError(f"a list grew larger than {MAX_ITEMS:,} items "
+                                    "(counting the lists inside it)")
+        memo[id(v)] = n
+        return n
+
+    return size(items, 0)
+
+
+def charged_text(m, text: str) -> str:
+    """A text built from parts: bounded, and its length charged as work."""
+    n = len(text)  # each part is bounded, and content fixes how many there are
+    if n > MAX_TEXT:
+        raise RuleError(f"a text grew longer than {MAX_TEXT:,} characters")
+    m.work += n
+    if m.work > m.work_limit:
+        m.charge(0)
+    return text

@@ -1,26 +1,24 @@
-"""Expressions compiled to Python source: one function per expression, no closure per node.
+"""Expressions compiled to Python source: the one way rules' expressions run.
 
-The closure backend (expressions.py) turns every node of an expression into a Python
-closure, so evaluating `travel_cost(player, here, s) < left` costs a call per node. Here
-each expression a program's instructions build becomes one generated function
+Each expression a program's instructions build becomes one generated function
 `def e_N(m, env):` whose body is a single Python expression: variables become
-`env['x']`, operators become Python operators with the closure backend's exact
-semantics, builtins are called through references bound in the module's namespace.
-A menu option (its list, filter and label) becomes one loop `def o_N(m, env, offered):`.
-A `where` filter and an ordering comparison (which must turn a TypeError anywhere in its
-operands into False) become small helper functions called once per evaluation.
+`env['x']`, operators become Python operators (or a call of a helper of runtime.py
+where the language means more than the operator), builtins are called through
+references bound in the module's namespace. A menu option (its list, filter and label)
+becomes one loop `def o_N(m, env, offered):`. A `where` filter and an ordering
+comparison (which must turn a TypeError anywhere in its operands into False) become
+small helper functions called once per evaluation.
 
 Content never reaches the source as code. Every name, number and text from content is
 written with `repr()` (a literal) or, for anything that is not a plain int, bool, str
 or None, bound in the namespace under a generated name (`_g3`). Identifiers in the
 source are all made here (`e_12`, `_t3`, `_g0`, `m`, `env`). The module is compiled once
-per program and executed into a fresh namespace holding only the helpers below.
+per program and executed into a fresh namespace holding only runtime.HELPERS; an
+expression built later (a tool's, a scenario's) is compiled then, into the same
+namespace. A malformed expression (unknown kind or function, wrong number of operands)
+is a RuleError when it is built, before anything runs.
 
-Whatever is not compiled here falls back to the closure of expressions.py, called from
-the generated code, so every expression kind works under both backends.
-
-The backend is chosen by the environment variable HUSTINGS_BACKEND (`compiled`, the
-default, or `closures`), or in-process with `use_backend(name)`.
+`build`, `build_items` and `build_offer` are what the instructions (ops.py) use.
 """
 
 from __future__ import annotations
@@ -28,57 +26,89 @@ from __future__ import annotations
 import ast
 import contextlib
 import inspect
-import os
+import threading
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from . import expressions as X
 from .budget import MAX_INT
 from .builtins import BUILTINS, LIST_ARGUMENTS
 from .errors import RuleError
 from .program import Program
+from .runtime import HELPERS, ORDERED
 
-BACKENDS = ("compiled", "closures")
-_backend = [os.environ.get("HUSTINGS_BACKEND", "compiled")]
+Compiled = Callable[[Any, dict], Any]
+# A menu option: appends what it offers, (label, payload) pairs, to a list.
+Offer = Callable[[Any, dict, list], None]
 
-
-def backend() -> str:
-    name = _backend[0]
-    if name not in BACKENDS:
-        raise ValueError(f"HUSTINGS_BACKEND is {name!r}: use one of {', '.join(BACKENDS)}")
-    return name
+_ACTIVE = threading.local()  # the unit `build` writes into, if any
 
 
-@contextlib.contextmanager
-def use_backend(name: str) -> Iterator[None]:
-    """Programs loaded (ops built) inside run on this backend (tests and verification)."""
-    if name not in BACKENDS:
-        raise ValueError(f"unknown backend {name!r}: use one of {', '.join(BACKENDS)}")
-    before = _backend[0]
-    _backend[0] = name
-    try:
-        yield
-    finally:
-        _backend[0] = before
+# ---- what the instructions use ---------------------------------------------------------
+def build(expr: tuple) -> Compiled:
+    """The compiled function `f(machine, env) -> value` of an expression: from the unit
+    of the program being built (see `building`), else from a unit of its own."""
+    return _unit().function(expr)
+
+
+def build_items(expr: tuple, what: str) -> Compiled:
+    """A function giving a list to go through (see `checked_items`)."""
+    return _unit().items(expr, what)
+
+
+def build_offer(option: tuple) -> Offer:
+    """A menu option (label, var, items, cond, block): for each item of its list (or once,
+    with no list) that passes its condition, a (label, payload) pair."""
+    return _unit().offer(option)
 
 
 @contextlib.contextmanager
 def building(program: Program) -> Iterator[None]:
-    """While ops or functions of `program` are built: `build` answers with compiled
-    functions when the compiled backend is chosen (the program's unit made once)."""
-    if backend() != "compiled":
-        yield
-        return
-    with X.active(unit_for(program)):
+    """While ops or functions of `program` are built: `build` answers from the program's
+    unit (made once)."""
+    with _active(unit_for(program)):
         yield
 
 
-def per_program(cache: dict, program: Program, make: Callable[[Program], Any],
-                key: Any = None) -> Any:
-    """`make(program)`, made once per program (and `key`) while the program lives: an
-    entry goes with its program, so a new program reusing its id never finds it."""
-    slot = (id(program), key)
+@contextlib.contextmanager
+def _active(unit: Unit) -> Iterator[None]:
+    before = getattr(_ACTIVE, "unit", None)
+    _ACTIVE.unit = unit
+    try:
+        yield
+    finally:
+        _ACTIVE.unit = before
+
+
+def _unit() -> Unit:
+    unit = getattr(_ACTIVE, "unit", None)
+    if unit is None:  # an expression of no program's: compiled alone
+        unit = Unit("expression")
+        unit.compile()
+    return unit
+
+
+# Expressions that always give a list (or none), so their items need no check in the game.
+_LISTS = frozenset({"list", "where", "cards", "track", "effect_list", "as_list"})
+_LIST_CALLS = frozenset({"range", "held", "empty", "unique"})
+WHERE_SOURCE = "what `where` filters"
+OPTION_ITEMS = "what the option runs over"
+
+
+def checked_items(expr: tuple, what: str) -> tuple:
+    """The expression, checked to give a list where that is not known before the game: a
+    text there would be gone through letter by letter, so it is a RuleError instead."""
+    kind = expr[0]
+    if (kind in _LISTS or (kind == "call" and expr[1] in _LIST_CALLS)
+            or (kind == "const" and expr[1].__class__ is not str)):
+        return expr
+    return ("items", expr, what)
+
+
+def per_program(cache: dict, program: Program, make: Callable[[Program], Any]) -> Any:
+    """`make(program)`, made once per program while the program lives: an entry goes
+    with its program, so a new program reusing its id never finds it."""
+    slot = id(program)
     hit = cache.get(slot)
     if hit is not None and hit[0]() is program:
         return hit[1]
@@ -93,7 +123,7 @@ def per_program(cache: dict, program: Program, make: Callable[[Program], Any],
 
 
 # ---- the compilation unit of one program --------------------------------------------
-_UNITS: dict[tuple, tuple[weakref.ref, Unit]] = {}
+_UNITS: dict[int, tuple[weakref.ref, Unit]] = {}
 
 
 def unit_for(program: Program) -> Unit:
@@ -106,20 +136,14 @@ def _compile_program(program: Program) -> Unit:
     from .ops import make_op
 
     unit = Unit(program.name)
-    with X.active(unit):  # the ops made here are thrown away: only the sources are kept
+    with _active(unit):  # the ops made here are thrown away: only the sources are kept
         for block in program.blocks:
             for ins in block:
                 make_op(ins)
         for _params, body in program.functions.values():
-            X.build(body)
+            build(body)
     unit.compile()
     return unit
-
-
-def _single_read(expr: Any) -> bool:
-    """A constant or one variable."""
-    return (expr.__class__ in (tuple, list) and len(expr) == 2
-            and (expr[0] == "const" or (expr[0] == "var" and expr[1].__class__ is str)))
 
 
 def _not_compiled_yet(m, env, *rest):  # pragma: no cover - only a bug would call it
@@ -130,7 +154,8 @@ class Unit:
     """The generated module of one program: its source lines and namespace.
 
     First it collects (each `function`/`offer` call writes a function and answers a
-    placeholder); after `compile`, the same calls answer the compiled functions.
+    placeholder); after `compile`, the same calls answer the compiled functions, and
+    one it has not seen is written and compiled then.
     """
 
     def __init__(self, name: str) -> None:
@@ -140,50 +165,72 @@ class Unit:
                                           "_unbound": self.unbound}
         self.names: dict[int, str] = {}  # id of an object bound in the namespace -> name
         self.sites: dict[int, tuple[Any, str]] = {}  # id of an expression -> it, function
+        self.checked: dict[tuple, tuple] = {}  # (id, purpose) -> expression, checked form
         self.bodies: dict[tuple, str] = {}  # (parameters, body lines) -> function name
         self.count = 0
         self.compiled = False
         self.source = ""
+        self.done = 0  # lines compiled so far
+        self.lock = threading.RLock()
 
-    # ---- the two passes ----
+    # ---- what is built ----
     def function(self, expr: tuple) -> Callable:
-        if _single_read(expr):  # its closure is one call already: nothing to compile
-            return X.build_closure(expr)
-        if self.compiled:
-            return self._lookup(expr, X.build_closure)
-        self._site(expr, "e", ("m", "env"), lambda w: ["return " + w.expr(expr)])
-        return _not_compiled_yet
+        # a constant reads no variable: its function needs no guard
+        guard = not (expr.__class__ in (tuple, list) and len(expr) == 2 and expr[0] == "const")
+        return self._site(expr, "e", ("m", "env"), lambda w: ["return " + w.expr(expr)], guard)
 
     def offer(self, option: tuple) -> Callable:
-        if self.compiled:
-            return self._lookup(option, X.offer_closure)
-        self._site(option, "o", ("m", "env", "offered"), lambda w: w.offer(*option))
-        return _not_compiled_yet
+        if option.__class__ not in (tuple, list) or len(option) != 5:
+            raise RuleError(f"a menu option is (label, var, items, cond, block), "
+                            f"not {option!r:.80}")
+        return self._site(option, "o", ("m", "env", "offered"), lambda w: w.offer(*option))
+
+    def items(self, expr: tuple, what: str) -> Callable:
+        """`function` of the expression checked to give a list (see `checked_items`); the
+        same expression and purpose answer the same function."""
+        key = (id(expr), what)
+        hit = self.checked.get(key)
+        if hit is None or hit[0] is not expr:
+            hit = self.checked[key] = (expr, checked_items(expr, what))
+        return self.function(hit[1])
 
     def compile(self) -> None:
-        self.source = "\n".join(self.lines) + "\n"
-        exec(compile(self.source, self.filename, "exec"), self.namespace)  # noqa: S102 - our own source
-        self.compiled = True
+        """Compile what is written so far; from then on a new expression is compiled
+        when it is built (a few lines more in the same namespace)."""
+        with self.lock:
+            self._compile_pending()
+            self.compiled = True
 
-    def _lookup(self, obj: Any, fallback: Callable) -> Callable:
-        hit = self.sites.get(id(obj))
-        if hit is not None and hit[0] is obj:
-            return self.namespace[hit[1]]
-        return fallback(obj)  # an expression the first pass never saw
+    def _compile_pending(self) -> None:
+        start, self.done = self.done, len(self.lines)
+        if start == self.done:
+            return
+        chunk = "\n".join(self.lines[start:]) + "\n"
+        self.source += chunk
+        # blank lines before the chunk: its line numbers index self.lines (see _read_at)
+        code = compile("\n" * start + chunk, self.filename, "exec")
+        exec(code, self.namespace)  # noqa: S102 - our own source
 
     def _site(self, obj: Any, prefix: str, params: tuple[str, ...],
-              emit: Callable[[_Writer], list[str]]) -> None:
-        if id(obj) in self.sites:
-            return
-        name = self.define(prefix, params, emit)
-        self.sites[id(obj)] = (obj, name)
+              emit: Callable[[_Writer], list[str]], guard: bool = True) -> Callable:
+        """The function of `obj`: a placeholder while collecting, else the compiled one
+        (written and compiled now when the first pass never saw it)."""
+        hit = self.sites.get(id(obj))
+        if hit is None or hit[0] is not obj:
+            with self.lock:
+                name = self.define(prefix, params, emit, guard)
+                self.sites[id(obj)] = (obj, name)
+                if self.compiled:
+                    self._compile_pending()
+            hit = self.sites[id(obj)]
+        return self.namespace[hit[1]] if self.compiled else _not_compiled_yet
 
     # ---- writing ----
     def define(self, prefix: str, params: tuple[str, ...],
                emit: Callable[[_Writer], list[str]], guard: bool = True) -> str:
-        """Write one function; its body comes from `emit`. Guarded, a variable with no
-        value reads as the closure backend reports it (a helper needs no guard of its
-        own: the function calling it looks at the innermost frame). A body written
+        """Write one function; its body comes from `emit`. Guarded, reading a variable
+        with no value is the RuleError `'x' has no value here` (a helper needs no guard of
+        its own: the function calling it looks at the innermost frame). A body written
         before is that function again (the same text names the same bound objects)."""
         body = emit(_Writer(self))
         key = (params, guard, tuple(body))
@@ -204,8 +251,8 @@ class Unit:
         return name
 
     def bind(self, obj: Any) -> str:
-        """A generated name for an object the source refers to (a builtin, a closure, a
-        constant that is not a plain literal)."""
+        """A generated name for an object the source refers to (a builtin, an ordering,
+        a constant that is not a plain literal)."""
         name = self.names.get(id(obj))
         if name is None:
             name = self.names[id(obj)] = f"_g{len(self.names)}"
@@ -223,8 +270,8 @@ class Unit:
 
     # ---- errors ----
     def unbound(self, e: KeyError, env: dict) -> None:
-        """Raise the closure backend's error when `e` came from reading a variable
-        (`env['x']` in the generated source); otherwise return (the KeyError stands)."""
+        """Raise `'x' has no value here` when `e` came from reading a variable (`env['x']`
+        in the generated source); otherwise return (the KeyError stands)."""
         tb = e.__traceback__
         while tb is not None and tb.tb_next is not None:
             tb = tb.tb_next
@@ -273,13 +320,18 @@ class _Writer:
         return f"_t{self.temps}"
 
     def expr(self, e: Any) -> str:
-        """Python source of an expression's value, parenthesised."""
-        if e.__class__ not in (tuple, list) or not e or e[0].__class__ is not str:
-            return self.fallback(e)
+        """Python source of an expression's value, parenthesised; a malformed expression
+        is a RuleError now, before anything runs."""
+        if e.__class__ not in (tuple, list) or not e:
+            raise RuleError(f"not an expression: {e!r:.80}")
         kind = e[0]
-        gen = GENERATORS.get(kind)
-        if gen is None or len(e) - 1 != ARITY.get(kind):
-            return self.fallback(e)
+        gen = GENERATORS.get(kind) if kind.__class__ is str else None
+        if gen is None:
+            raise RuleError(f"unknown expression kind {kind!r:.80}")
+        n = ARITY[kind]
+        if len(e) - 1 != n:
+            raise RuleError(f"an expression of kind {kind!r} takes {n} "
+                            f"operand{'s' if n != 1 else ''}, not {len(e) - 1}")
         return gen(self, *e[1:])
 
     def cond(self, e: Any) -> str:
@@ -288,10 +340,6 @@ class _Writer:
         if e.__class__ in (tuple, list) and len(e) == 3 and e[0] in ("and", "or"):
             return f"({self.cond(e[1])} {e[0]} {self.cond(e[2])})"
         return self.expr(e)
-
-    def fallback(self, e: Any) -> str:
-        """The closure backend's function, called from here (builds, or raises, now)."""
-        return f"{self.unit.bind(X.build_closure(e))}(m, env)"
 
     def lit(self, value: Any) -> str:
         return self.unit.literal(value)
@@ -303,7 +351,7 @@ class _Writer:
     def offer(self, label, var, items, cond, block) -> list[str]:
         """A menu option: its options appended to `offered` as Menu.run expects."""
         text = self.expr(label)
-        each = self.expr(X.checked_items(items, X.OPTION_ITEMS)) if items else None
+        each = self.expr(checked_items(items, OPTION_ITEMS)) if items else None
         test = self.cond(cond) if cond else None
         if each is None:
             line = f"offered.append(({text}, ['branch', {self.lit(block)}, None, None]))"
@@ -314,7 +362,7 @@ class _Writer:
         return [f"for _x in {each}:", f"    env[{v}] = _x", *("    " + b for b in body)]
 
 
-# ---- the generators: one per expression kind, each the closure's exact semantics ------
+# ---- the generators: one per expression kind ----------------------------------------
 _BOUND = f"{-MAX_INT} <= {{t}} <= {MAX_INT}"
 
 
@@ -324,7 +372,7 @@ def _const(w: _Writer, value) -> str:
 
 def _var(w: _Writer, name) -> str:
     if name.__class__ is not str:
-        return w.fallback(("var", name))
+        raise RuleError(f"a variable's name is a text, not {name!r:.80}")
     return f"env[{name!r}]"
 
 
@@ -339,9 +387,7 @@ def _counter(w: _Writer, name, who) -> str:
 def _zone(w: _Writer, name, who) -> str:
     if who is None:
         return w.lit(name)
-    if name.__class__ is not str:
-        return w.fallback(("zone", name, who))
-    return f"({name + ':'!r} + _format({w.expr(who)}))"
+    return f"({f'{name}:'!r} + _format({w.expr(who)}))"
 
 
 def _cards(w: _Writer, zone) -> str:
@@ -380,7 +426,7 @@ def _leader(w: _Writer, pool, loc) -> str:
 
 
 def _support_of(w: _Writer, pool, who, loc) -> str:
-    # who is read only where someone holds the place, as the closure does
+    # who is read only where someone holds the place
     t = w.temp()
     exclusive = (f"({t}[1] if ({t} := m.s.pools[{w.lit(pool)}].get({w.expr(loc)})) "
                  f"and {t}[0] == {w.expr(who)} else 0)")
@@ -397,20 +443,23 @@ def _track(w: _Writer, name) -> str:
 
 
 def _arith(w: _Writer, op, a, b) -> str:
-    if op in ("+", "-"):
+    if op.__class__ is str and op in ("+", "-"):
         t = w.temp()
         return (f"({t} if ({t} := {w.expr(a)} {op} {w.expr(b)}).__class__ is _int "
                 f"and {_BOUND.format(t=t)} else _checked(m, {t}))")
-    fn = X._ARITH.get(op) if op.__class__ is str else None
+    fn = _ARITH.get(op) if op.__class__ is str else None
     if fn is None:
-        return w.fallback(("arith", op, a, b))
-    return f"_checked(m, {w.unit.bind(fn)}({w.expr(a)}, {w.expr(b)}))"
+        raise RuleError(f"unknown operator {op!r:.80}")
+    return f"_checked(m, {fn}({w.expr(a)}, {w.expr(b)}))"
 
 
+_ARITH = {"*": "_mul", "//": "_floordiv", "%": "_mod"}  # helpers of runtime.py
 _ORDER = ("<", "<=", ">", ">=")
 
 
 def _cmp(w: _Writer, op, a, b) -> str:
+    if op.__class__ is not str:
+        raise RuleError(f"unknown operator {op!r:.80}")
     if op in ("==", "!="):
         return f"({w.expr(a)} {op} {w.expr(b)})"
     if op == "in":  # the container first; none holds nothing
@@ -420,14 +469,14 @@ def _cmp(w: _Writer, op, a, b) -> str:
         t = w.temp()
         return f"(({t} := {w.expr(b)}) is None or {w.expr(a)} not in {t})"
     if op not in _ORDER:
-        return w.fallback(("cmp", op, a, b))
+        raise RuleError(f"unknown operator {op!r:.80}")
     if _cannot_fail(a) and _cannot_fail(b):
         ta, tb = w.temp(), w.temp()
         return (f"({ta} {op} {tb} if ({ta} := {w.expr(a)}).__class__ is "
                 f"({tb} := {w.expr(b)}).__class__ is _int else "
-                f"{w.unit.bind(_ORDERED[op])}({ta}, {tb}))")
-    # A TypeError anywhere in the operands makes the comparison False, as the closure's
-    # try around them does: that needs statements, so a helper function.
+                f"{w.unit.bind(ORDERED[op])}({ta}, {tb}))")
+    # A TypeError anywhere in the operands (a name against a number) makes the comparison
+    # False: that needs statements, so a helper function.
     return w.helper("c", lambda h: [
         "try:", f"    return {h.expr(a)} {op} {h.expr(b)}",
         "except _TypeError:", "    return False"])
@@ -440,21 +489,6 @@ def _cannot_fail(e: Any) -> bool:
     if e[0] == "const":
         return True
     return e[0] in ("var", "global") and len(e) == 2 and e[1].__class__ is str
-
-
-def _ordered(op: str) -> Callable[[Any, Any], bool]:
-    fn = X._CMP[op]
-
-    def compare(a, b) -> bool:
-        try:
-            return fn(a, b)
-        except TypeError:  # comparing a name with a number, or none with anything
-            return False
-
-    return compare
-
-
-_ORDERED = {op: _ordered(op) for op in _ORDER}
 
 
 def _ifelse(w: _Writer, cond, a, b) -> str:
@@ -483,7 +517,7 @@ def _list(w: _Writer, items) -> str:
 
 def _where(w: _Writer, src, cond) -> str:
     def body(h: _Writer) -> list[str]:
-        items, test = h.expr(X.checked_items(src, X.WHERE_SOURCE)), h.cond(cond)
+        items, test = h.expr(checked_items(src, WHERE_SOURCE)), h.cond(cond)
         return [
             "_saved = env.get('it', _MISSING)",
             "_out = []",
@@ -506,6 +540,19 @@ def _where(w: _Writer, src, cond) -> str:
     return w.helper("w", body)
 
 
+def _items(w: _Writer, expr, what) -> str:
+    # a text where a list is gone through is an error (see `checked_items`)
+    t = w.temp()
+    return (f"({t} if ({t} := {w.expr(expr)}).__class__ is not _str "
+            f"else _not_a_list({t}, {w.lit(what)}))")
+
+
+def _as_list(w: _Writer, e) -> str:
+    # a phrase's targets: one place is a list of one place
+    t = w.temp()
+    return f"({t} if ({t} := {w.expr(e)}).__class__ is _list else _as_list(m, {t}))"
+
+
 def _fmt(w: _Writer, parts) -> str:
     pieces = []
     for p in parts:
@@ -518,12 +565,11 @@ def _fmt(w: _Writer, parts) -> str:
 
 
 def _call(w: _Writer, name, args) -> str:
-    try:
-        fn = BUILTINS[name]
-    except (KeyError, TypeError):
-        return w.fallback(("call", name, args))
+    fn = BUILTINS.get(name) if name.__class__ is str else None
+    if fn is None:
+        raise RuleError(f"unknown function {name!r:.80}")
     listed = LIST_ARGUMENTS.get(name)
-    args = [X.checked_items(a, f"what {name}() reads") if k == listed else a
+    args = [checked_items(a, f"what {name}() reads") if k == listed else a
             for k, a in enumerate(args)]
     return f"{w.unit.bind(fn)}({', '.join(['m', *(w.expr(a) for a in args)])})"
 
@@ -542,61 +588,8 @@ GENERATORS: dict[str, Callable[..., str]] = {
     "token": _token, "opponent": _opponent, "leader": _leader, "support_of": _support_of,
     "support_at": _support_at, "track": _track, "arith": _arith, "cmp": _cmp,
     "ifelse": _ifelse, "and": _and, "or": _or, "not": _not, "neg": _neg, "list": _list,
-    "where": _where, "fmt": _fmt, "call": _call, "fn": _fn,
+    "where": _where, "items": _items, "fmt": _fmt, "call": _call, "fn": _fn,
+    "as_list": _as_list,
 }
-# Operands each kind takes: a tuple of another length is the closure's to build (or refuse).
-ARITY = {kind: len(inspect.signature(b).parameters) for kind, b in X.BUILDERS.items()}
-
-
-# ---- what the generated source calls ------------------------------------------------
-def _effect_total(m, name, who):
-    total = 0  # as sum() adds: from 0, in order, with `+` (its error names `+`)
-    for e in m.s.effects:
-        if e[0] == name and e[1] == who:
-            total = total + e[2]
-    if total.__class__ is int and -MAX_INT <= total <= MAX_INT:
-        return total
-    return X.checked(m, total)
-
-
-def _effect_values(m, name, who):
-    return [e[2] for e in m.s.effects if e[0] == name and e[1] == who]
-
-
-def _no_property(v, name):
-    raise RuleError(f"'{v}' has no property '{name}'")
-
-
-def _leader_of(m, pool, where):
-    name = pool or m.p.default_pool(m.p.locations[where]["kind"])
-    return BUILTINS["owner"](m, name, where)
-
-
-def _items(m, out: list) -> list:
-    for v in out:
-        if v.__class__ is list:  # a list of lists: count what it holds
-            m.charge(X.list_size(out))
-            break
-    return out
-
-
-def _fn_enter(m, name, n: int) -> tuple:
-    """A pack function about to be called: its parameters and body."""
-    params, body = m.functions[name]
-    m.work += 1  # a function may call itself: each call is work
-    if m.work > m.work_limit:
-        m.charge(0)
-    if len(params) != n:
-        raise RuleError(f"{name}() takes {len(params)} arguments, not {n}")
-    return params, body
-
-
-HELPERS: dict[str, Any] = {
-    "_KeyError": KeyError, "_TypeError": TypeError, "_MISSING": X._MISSING,
-    "_int": int, "_str": str, "_len": len, "_list": list, "_format": format,
-    "_checked": X.checked, "_items": _items, "_text": X.charged_text,
-    "_effect_total": _effect_total, "_effect_values": _effect_values,
-    "_no_property": _no_property, "_leader": _leader_of, "_owner": BUILTINS["owner"],
-    "_support": BUILTINS["support"], "_support_of": BUILTINS["support_of"],
-    "_fn_enter": _fn_enter,
-}
+# The operands each kind takes (its generator's parameters after the writer).
+ARITY = {kind: len(inspect.signature(g).parameters) - 1 for kind, g in GENERATORS.items()}

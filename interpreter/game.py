@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from . import rng
 from .budget import Budget
-from .codegen import backend, per_program
+from .codegen import per_program
 from .errors import IllegalAction, RuleError, SaveError
 from .invariants import first_violation
 from .machine import Machine, build_ops
@@ -28,12 +28,12 @@ from .narration import CAUSE
 from .program import Program
 from .state import GameState, clone
 
-_OPS_CACHE: dict[tuple, tuple] = {}
+_OPS_CACHE: dict[int, tuple] = {}
 
 
 def ops_for(program: Program) -> list:
-    """The program's ops on the chosen backend, built once while the program lives."""
-    return per_program(_OPS_CACHE, program, build_ops, backend())
+    """The program's ops, built once while the program lives."""
+    return per_program(_OPS_CACHE, program, build_ops)
 
 
 def initial_state(program: Program, seed: int) -> GameState:

@@ -12,9 +12,8 @@ from typing import Any
 
 from . import rng
 from .budget import DEFAULT, MAX_TEXT, Budget, too_big
-from .codegen import backend, building, per_program
+from .codegen import build, building, per_program
 from .errors import RuleError
-from .expressions import build
 from .ops import REACT, REACTION_ID
 from .program import Program
 from .state import Frame, GameState
@@ -457,7 +456,7 @@ class Machine:
         return f"{info['title']} ({card})" if info else str(card)
 
 
-_FUNCTIONS: dict[tuple, tuple] = {}
+_FUNCTIONS: dict[int, tuple] = {}
 MAX_SIDES = 10_000
 
 
@@ -480,8 +479,8 @@ def counter_limits(program: Program) -> tuple[dict, dict]:
 
 
 def functions_for(program: Program) -> dict:
-    """The pack's functions, name -> (parameters, body), on the chosen backend."""
-    return per_program(_FUNCTIONS, program, _build_functions, backend())
+    """The pack's functions, name -> (parameters, body), compiled."""
+    return per_program(_FUNCTIONS, program, _build_functions)
 
 
 def _build_functions(program: Program) -> dict:
@@ -491,7 +490,7 @@ def _build_functions(program: Program) -> dict:
 
 
 def build_ops(program: Program) -> list[list[Any]]:
-    """The program's instructions as ops, their expressions on the chosen backend."""
+    """The program's instructions as ops, their expressions compiled."""
     from .ops import make_op
 
     with building(program):

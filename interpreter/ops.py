@@ -8,9 +8,9 @@ machine stops until a player answers.
 from __future__ import annotations
 
 from . import narration as tell
-from .budget import too_big
+from .budget import list_size, too_big
+from .codegen import build, build_items, build_offer
 from .errors import RuleError
-from .expressions import build, build_items, build_offer, list_size
 from .narration import CAUSE
 from .state import copy_value
 

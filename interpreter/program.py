@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # An instruction is a tuple whose first element is its opcode (see machine.OPS);
-# an expression is a tuple whose first element is its kind (see expressions.py).
+# an expression is a tuple whose first element is its kind (see codegen.GENERATORS).
 Instruction = tuple
 Expression = tuple
 

@@ -17,8 +17,8 @@ import pytest
 
 from hustings.dsl.pack import builtin_pack, check_pack, load_pack
 from hustings.interpreter.budget import Budget
+from hustings.interpreter.codegen import build
 from hustings.interpreter.errors import RuleError
-from hustings.interpreter.expressions import build
 from hustings.interpreter.game import Game, initial_state, ops_for
 from hustings.interpreter.machine import Machine
 

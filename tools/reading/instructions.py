@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ...interpreter.expressions import BUILDERS
+from ...interpreter.codegen import ARITY
 
-EXPR_KINDS = frozenset(BUILDERS)
+EXPR_KINDS = frozenset(ARITY)
 DECISIONS = frozenset({"choose", "menu"})
 LOOPS = frozenset({"for", "repeat", "while"})
 # Instructions that change nothing on the table themselves.
