@@ -133,3 +133,15 @@ def test_names_of_a_file_that_failed_are_not_reported_again(pack):
     loaded = check_pack(pack)
     assert loaded.program is None
     assert sorted({c for c, _, _ in codes(loaded)}) == ["E102", "E103"]
+
+
+def test_the_pack_folder_may_be_named_without_pack(capsys):
+    assert main(["check", str(builtin_pack())]) == 0
+    assert ": ok:" in capsys.readouterr().out
+
+
+def test_a_mod_named_as_the_pack_is_pointed_to_mod(capsys):
+    mod = builtin_pack().parent / "mods" / "short-campaign"
+    assert main(["check", str(mod)]) == 2
+    err = capsys.readouterr().err
+    assert "is a mod" in err and f"--mod {mod}" in err

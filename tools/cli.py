@@ -173,6 +173,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 def add_check_parser(sub) -> None:
     check = sub.add_parser("check", help="load and compile a pack, report every problem",
                            allow_abbrev=False)
+    check.add_argument("path", nargs="?", type=Path, default=None, metavar="PATH",
+                       help="pack folder, as --pack (`hustings check content/1960`)")
     add_pack_arguments(check)
     check.add_argument("--format", choices=["text", "json", "github"], default="text")
 
@@ -344,7 +346,13 @@ def check_command(args: argparse.Namespace) -> int:
     from ..dsl.pack import builtin_pack, check_pack
     from .report import print_check
 
-    pack = pack_folder(args.pack)
+    if args.path is not None and args.pack is not None and args.path != args.pack:
+        raise UsageError(f"two packs named: {args.path} and --pack {args.pack}; name one")
+    named = args.path if args.path is not None else args.pack
+    if named is not None and (named / "mod.yaml").is_file() and not (named / "pack.yaml").exists():
+        raise UsageError(f"{named} is a mod (it has mod.yaml): check it on its pack with "
+                         f"`hustings check --mod {named}`")
+    pack = pack_folder(named)
     start = time.perf_counter()
     loaded = check_pack(pack, parse_options(args.option), args.mods)
     elapsed = time.perf_counter() - start
