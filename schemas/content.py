@@ -113,6 +113,10 @@ class EffectDef(Strict):
 class OptionDef(Strict):
     default: bool = False
     doc: str = ""
+    players: list[str] = Field(
+        default_factory=list, description="players of the pack who take part only when this "
+        "option is on (e.g. a third party); with it off they have no seat, counters or zones",
+    )
 
 
 class PlayerLook(Strict):
