@@ -455,6 +455,11 @@ class _Loader:
         for table in (locations, card_table):
             for attrs in table.values():
                 attributes.update(attrs)
+        # A declared field is a property even when no card of this game has it (the
+        # cards carrying it may be those an option leaves out).
+        attributes.update(manifest.card_fields)
+        for fields in manifest.board_fields.values():
+            attributes.update(fields)
         numeric = {n: v for n, v in manifest.tracks.items() if isinstance(v, NumericTrack)}
         texts = {n: v if isinstance(v, TextDef) else TextDef(text=v)
                  for n, v in manifest.texts.items()}
