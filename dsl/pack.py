@@ -40,8 +40,10 @@ def builtin_pack(name: str = "1960") -> Path:
 @dataclass
 class PackStats:
     cards: int = 0
-    kinds: dict[str, int] = field(default_factory=dict)
-    without_event: list[int] = field(default_factory=list)
+    kinds: dict[str, int] = field(default_factory=dict)  # cards of each kind, declared first
+    events: dict[str, int] = field(default_factory=dict)  # of those, cards with an event
+    expect_events: set[str] = field(default_factory=set)  # kinds whose cards all want one
+    without_event: list[int] = field(default_factory=list)  # cards of those kinds lacking one
     procedures: int = 0
 
 
@@ -522,12 +524,14 @@ class _Loader:
         comp.blocks[dispatch], comp.positions[dispatch] = [("react",)], ["(reactions)"]
         events: dict[int, int] = {}
         self.stats.cards = len(cards)
+        self.count_kinds(manifest)
         for card, f, node in cards:
             self.stats.kinds[card.kind] = self.stats.kinds.get(card.kind, 0) + 1
             if not card.event:
-                if card.kind == "campaign":
+                if card.kind in self.stats.expect_events:
                     self.stats.without_event.append(card.number)
                 continue
+            self.stats.events[card.kind] = self.stats.events.get(card.kind, 0) + 1
             src = f.text_source(node, "event")
             block = comp.compile_text(card.event, src, f"card {card.number}",
                                       ["player", "opponent", "card"])
@@ -557,6 +561,16 @@ class _Loader:
         program.dispatch_block = dispatch
         program.durations = sorted(symbols.durations)
         return program
+
+    def count_kinds(self, manifest: PackManifest) -> None:
+        """The declared kinds come first in the summary; those declared `events: true` (or,
+        with no kinds declared, the default kind) expect every card to have an event."""
+        for name, spec in manifest.card_kinds.items():
+            self.stats.kinds[name] = 0
+            if not isinstance(spec, str) and spec.events:
+                self.stats.expect_events.add(name)
+        if not manifest.card_kinds:
+            self.stats.expect_events.add(Card.model_fields["kind"].default)
 
     # ---- procedures built on others, texts, reactions --------------------
     def _params(self, name: str, procs: dict) -> tuple[list[str], dict]:
