@@ -107,3 +107,12 @@ def test_the_value_function_ranks_a_lead_above_a_deficit(program):
     values = {p: game.evaluate("position_value", p) for p in program.players}
     leader = max(program.players, key=lambda p: game.evaluate("strength", p))
     assert values[leader] == max(values.values()) and values[leader] > 0
+
+
+def test_its_scenario_files_run_on_it_without_naming_the_pack(capsys):
+    from hustings.dsl.scenarios import run_paths
+
+    outcomes, report = run_paths([PACK / "scenarios" / "rulebook"])
+    assert not report.errors and outcomes and all(o.ok for o in outcomes)
+    assert main(["scenario", str(PACK / "scenarios" / "rulebook" / "examples.yaml")]) == 0
+    assert "0 failed" in capsys.readouterr().out
