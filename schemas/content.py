@@ -220,7 +220,8 @@ class AgentsDef(Strict):
     )
     card_uses: dict[str, str] = Field(
         default_factory=dict, description="how a card is used, by the label of the action that "
-        "uses it, with {title} for the card's title (e.g. event: '{title}: event')",
+        "uses it, with {title} for the card's title and {number} for its number (e.g. "
+        "event: '{title}: event')",
     )
 
 
