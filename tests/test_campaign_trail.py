@@ -116,3 +116,12 @@ def test_its_scenario_files_run_on_it_without_naming_the_pack(capsys):
     assert not report.errors and outcomes and all(o.ok for o in outcomes)
     assert main(["scenario", str(PACK / "scenarios" / "rulebook" / "examples.yaml")]) == 0
     assert "0 failed" in capsys.readouterr().out
+
+
+def test_simulate_credits_card_uses_by_number_and_title(program):
+    from hustings.tools.simulation.records import UseTable
+
+    labels = UseTable.of(program).labels
+    assert labels["#11 advertise"] == (11, "advertise")
+    assert labels["#23 politick: Super PAC"] == (23, "politick")
+    assert labels["debate with #55"] == (55, "debate")
