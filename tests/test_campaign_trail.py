@@ -125,3 +125,10 @@ def test_simulate_credits_card_uses_by_number_and_title(program):
     assert labels["#11 advertise"] == (11, "advertise")
     assert labels["#23 politick: Super PAC"] == (23, "politick")
     assert labels["debate with #55"] == (55, "debate")
+
+
+def test_each_issue_lists_exactly_the_states_showing_it(program):
+    # The map's icons are written both ways: a state's `issue`, an issue's `shown_in`.
+    for issue in program.kinds["issues"]:
+        showing = [s for s in program.kinds["states"] if program.locations[s]["issue"] == issue]
+        assert program.locations[issue]["shown_in"] == showing, issue
