@@ -94,6 +94,18 @@ def find_mod_root(path: Path) -> Path | None:
     return None
 
 
+def find_pack_root(path: Path) -> Path | None:
+    """The pack folder holding `path` (the nearest folder with pack.yaml), if any; none
+    when a mod folder comes first (a mod's scenarios run on the pack it names)."""
+    here = path.resolve()
+    for folder in [here, *here.parents] if here.is_dir() else here.parents:
+        if (folder / "mod.yaml").is_file():
+            return None
+        if (folder / "pack.yaml").is_file():
+            return folder
+    return None
+
+
 @dataclass
 class Mod:
     root: Path

@@ -40,8 +40,10 @@ def builtin_pack(name: str = "1960") -> Path:
 @dataclass
 class PackStats:
     cards: int = 0
-    kinds: dict[str, int] = field(default_factory=dict)
-    without_event: list[int] = field(default_factory=list)
+    kinds: dict[str, int] = field(default_factory=dict)  # cards of each kind, declared first
+    events: dict[str, int] = field(default_factory=dict)  # of those, cards with an event
+    expect_events: set[str] = field(default_factory=set)  # kinds whose cards all want one
+    without_event: list[int] = field(default_factory=list)  # cards of those kinds lacking one
     procedures: int = 0
 
 
@@ -117,6 +119,7 @@ class _Loader:
         self.reactions: list = []
         self.mods = ModStack(self, mods or [])
         self.places: dict[str, list[str]] = {}  # location ids by kind, once the board is read
+        self.declared: list[str] = []  # every player of the pack, seated in this game or not
         # What files that failed their schema would have defined, read from their raw
         # YAML: other files' effect text may name them without a cascade of errors.
         self.broken_numbers: set[int] = set()
@@ -160,6 +163,7 @@ class _Loader:
                 self.report.error(Source(manifest_file.display), "E105",
                                   f"unknown option '{k}'", f"options: {', '.join(options)}")
             options[k] = v
+        manifest = self.seated(manifest, options)
         board = self.load_board(manifest)
         if board is not None:
             self.check_setup(manifest, board)
@@ -172,6 +176,29 @@ class _Loader:
         # Effect text is compiled even when card or rules files failed: those are left
         # out, so one bad file does not hide the problems of every other.
         return self.compile(manifest, board, cards, rules, options)
+
+    def seated(self, manifest: PackManifest, options: dict[str, bool]) -> PackManifest:
+        """The manifest with the players who take part: a player an option names plays only
+        when every option naming them is on. The pack's full list stays `self.declared`."""
+        self.declared = list(manifest.players)
+        optional: dict[str, list[str]] = {}
+        for name, option in manifest.options.items():
+            for i, who in enumerate(option.players):
+                if who not in manifest.players:
+                    self.report.error(self.manifest_file.value_source(
+                        "options", name, "players", i), "E108", f"option '{name}' names "
+                        f"'{who}', who is not a player", did_you_mean(who, manifest.players)
+                        or f"players: {', '.join(manifest.players)}")
+                optional.setdefault(who, []).append(name)
+        fixed = [p for p in manifest.players if p not in optional]
+        if optional and len(fixed) < 2:
+            self.report.error(self.manifest_file.key_source("players"), "E122",
+                              f"only {len(fixed)} player(s) take part whatever the options "
+                              f"({', '.join(fixed) or 'none'}); a game needs two",
+                              "leave at least two players out of every option's `players:`")
+        seated = [p for p in manifest.players
+                  if all(options.get(o, False) for o in optional.get(p, []))]
+        return manifest.model_copy(update={"players": seated})
 
     def all_cards(self) -> list[tuple[Card, YamlFile, Any]]:
         """The cards of the pack and mods with every option on (nothing is compiled)."""
@@ -201,7 +228,7 @@ class _Loader:
     def check_setup(self, manifest: PackManifest, board: Board) -> None:
         """Names the setup uses must exist, and counters must start as declared."""
         mf, report = self.manifest_file, self.report
-        counters, players = manifest.counters, manifest.players
+        counters, players = manifest.counters, self.declared  # seated or not
         for name, pool in manifest.pools.items():
             if pool.kind not in board.locations:
                 report.error(mf.value_source("pools", name, "kind"), "E108",
@@ -430,6 +457,11 @@ class _Loader:
         for table in (locations, card_table):
             for attrs in table.values():
                 attributes.update(attrs)
+        # A declared field is a property even when no card of this game has it (the
+        # cards carrying it may be those an option leaves out).
+        attributes.update(manifest.card_fields)
+        for fields in manifest.board_fields.values():
+            attributes.update(fields)
         numeric = {n: v for n, v in manifest.tracks.items() if isinstance(v, NumericTrack)}
         texts = {n: v if isinstance(v, TextDef) else TextDef(text=v)
                  for n, v in manifest.texts.items()}
@@ -492,12 +524,14 @@ class _Loader:
         comp.blocks[dispatch], comp.positions[dispatch] = [("react",)], ["(reactions)"]
         events: dict[int, int] = {}
         self.stats.cards = len(cards)
+        self.count_kinds(manifest)
         for card, f, node in cards:
             self.stats.kinds[card.kind] = self.stats.kinds.get(card.kind, 0) + 1
             if not card.event:
-                if card.kind == "campaign":
+                if card.kind in self.stats.expect_events:
                     self.stats.without_event.append(card.number)
                 continue
+            self.stats.events[card.kind] = self.stats.events.get(card.kind, 0) + 1
             src = f.text_source(node, "event")
             block = comp.compile_text(card.event, src, f"card {card.number}",
                                       ["player", "opponent", "card"])
@@ -527,6 +561,16 @@ class _Loader:
         program.dispatch_block = dispatch
         program.durations = sorted(symbols.durations)
         return program
+
+    def count_kinds(self, manifest: PackManifest) -> None:
+        """The declared kinds come first in the summary; those declared `events: true` (or,
+        with no kinds declared, the default kind) expect every card to have an event."""
+        for name, spec in manifest.card_kinds.items():
+            self.stats.kinds[name] = 0
+            if not isinstance(spec, str) and spec.events:
+                self.stats.expect_events.add(name)
+        if not manifest.card_kinds:
+            self.stats.expect_events.add(Card.model_fields["kind"].default)
 
     # ---- procedures built on others, texts, reactions --------------------
     def _params(self, name: str, procs: dict) -> tuple[list[str], dict]:
@@ -671,7 +715,8 @@ class _Loader:
             default_pool.setdefault(p.kind, n)
         for kind, items in board.locations.items():
             for loc in items:
-                if loc.support is not None and kind in default_pool:
+                if loc.support is not None and kind in default_pool \
+                        and loc.support.owner in players:
                     pool = default_pool[kind]
                     owner, count = loc.support.owner, loc.support.count
                     stacking = manifest.pools[pool].stacking
@@ -682,6 +727,8 @@ class _Loader:
         bag = {p: 0 for p in players}
         if manifest.bag is not None:
             for p, n in manifest.bag.start.items():
+                if p not in bag:
+                    continue  # a player an option left out of this game
                 bag[p] = n
                 counters[manifest.bag.pieces][p] -= n
         zones: dict[str, list[int]] = {}
@@ -701,7 +748,7 @@ class _Loader:
         return {
             "counters": counters,
             "pools": pools,
-            "tokens": dict(board.tokens),
+            "tokens": {p: w for p, w in board.tokens.items() if p in players},
             "bag": bag,
             "zones": zones,
             "bag_pieces": manifest.bag.pieces if manifest.bag else None,

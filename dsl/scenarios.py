@@ -7,7 +7,8 @@ procedure (or the whole game) lazily at the first step that needs it, so
 Mods: a Runner applies the mods it is given (`hustings scenario --mod M`) to
 every scenario; `run_paths` also applies, after those, the mod a scenario file
 sits in (the nearest enclosing folder with a mod.yaml, not beyond a pack), so a
-mod's own scenarios run with the mod without being told.
+mod's own scenarios run with the mod without being told. Likewise, without a pack
+given (`--pack`), a scenario file inside a pack's folder runs on that pack.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..interpreter.state import Frame
 from ..interpreter.support import holdings
 from ..schemas.scenario import Expect, Scenario, ScenarioFile, Setup
 from .diagnostics import ContentError, Diagnostic, Report, Source
-from .mods import find_mod_root
+from .mods import find_mod_root, find_pack_root
 from .pack import load_pack
 from .scenario_names import check_names
 from .validation import validate
@@ -92,12 +93,19 @@ class Runner:
         self._programs: dict[tuple, Program] = {}
         self._files: dict[str, YamlFile | None] = {}
 
-    def program(self, options: dict[str, bool], mods: tuple[Path, ...] | None = None) -> Program:
+    def program(self, options: dict[str, bool], mods: tuple[Path, ...] | None = None,
+                pack: Path | None = None) -> Program:
         mods = self.mods if mods is None else tuple(mods)
-        key = (tuple(sorted(options.items())), tuple(str(m.resolve()) for m in mods))
+        pack = pack or self.pack
+        key = (tuple(sorted(options.items())), tuple(str(m.resolve()) for m in mods),
+               str(pack.resolve()) if pack else "")
         if key not in self._programs:
-            self._programs[key] = load_pack(self.pack, options, mods)
+            self._programs[key] = load_pack(pack, options, mods)
         return self._programs[key]
+
+    def pack_for(self, path: Path) -> Path | None:
+        """The runner's pack; without one, the pack whose folder holds the scenario file."""
+        return self.pack if self.pack is not None else find_pack_root(path)
 
     def mods_for(self, path: Path) -> tuple[Path, ...]:
         """The runner's mods, then the mod the scenario file sits in (if not given already)."""
@@ -119,10 +127,11 @@ class Runner:
                 return f, i
         return None
 
-    def run(self, sc: Scenario, where: str, mods: tuple[Path, ...] | None = None) -> Outcome:
+    def run(self, sc: Scenario, where: str, mods: tuple[Path, ...] | None = None,
+            pack: Path | None = None) -> Outcome:
         out = Outcome(sc.name, where)
         try:
-            program = self.program({**self.options, **sc.options}, mods)
+            program = self.program({**self.options, **sc.options}, mods, pack)
         except ContentError as e:
             out.failures.append(f"the pack does not compile:\n{e}")
             out.problems.extend(e.report.errors)  # each at its own file and line
@@ -386,8 +395,9 @@ def run_paths(paths: list[Path], pack: Path | None = None, mods: list[Path] | tu
     outcomes = []
     for path in scenario_files(paths):
         file_mods = runner.mods_for(path)
+        file_pack = runner.pack_for(path)
         for sc, where in load_scenarios(path, report):
-            outcomes.append(runner.run(sc, where, file_mods))
+            outcomes.append(runner.run(sc, where, file_mods, file_pack))
     if not scenario_files(paths):
         report.error(Source(str(paths[0]) if paths else "."), "E501", "no scenario files found")
     return outcomes, report

@@ -24,9 +24,11 @@ def check_view(manifest: PackManifest, file: YamlFile, report: Report,
                      f"the view shows {what} '{name}', which the pack does not define",
                      f"known: {', '.join(known[:12])}" if known else "")
 
+    # a player an option leaves out of this game is still the pack's
+    declared = [*manifest.players, *(p for o in manifest.options.values() for p in o.players)]
     for player in view.players:
-        if player not in manifest.players:
-            bad(("players", player), "player", player, manifest.players)
+        if player not in declared:
+            bad(("players", player), "player", player, declared)
     for section in ("status", "player_rows"):
         for i, value in enumerate(getattr(view, section)):
             check_value(value, (section, i), manifest, functions, bad)

@@ -110,9 +110,23 @@ class EffectDef(Strict):
     )
 
 
+class CardKindDef(Strict):
+    """A kind of card, with what `hustings check` expects of its cards."""
+
+    doc: str = ""
+    events: bool = Field(
+        False, description="every card of this kind is meant to have an event: `check` counts "
+        "them and lists those still without one",
+    )
+
+
 class OptionDef(Strict):
     default: bool = False
     doc: str = ""
+    players: list[str] = Field(
+        default_factory=list, description="players of the pack who take part only when this "
+        "option is on (e.g. a third party); with it off they have no seat, counters or zones",
+    )
 
 
 class PlayerLook(Strict):
@@ -206,7 +220,8 @@ class AgentsDef(Strict):
     )
     card_uses: dict[str, str] = Field(
         default_factory=dict, description="how a card is used, by the label of the action that "
-        "uses it, with {title} for the card's title (e.g. event: '{title}: event')",
+        "uses it, with {title} for the card's title and {number} for its number (e.g. "
+        "event: '{title}: event')",
     )
 
 
@@ -240,9 +255,9 @@ class PackManifest(Strict):
         "mod can reword them in one place",
     )
     card_fields: dict[str, CardFieldDef] = Field(default_factory=dict)
-    card_kinds: dict[str, str] = Field(
-        default_factory=dict, description="the kinds of card (name: description); once "
-        "declared, a card's `kind` and a zone's `start` must be one of them",
+    card_kinds: dict[str, str | CardKindDef] = Field(
+        default_factory=dict, description="the kinds of card (name: description, or {doc, "
+        "events}); once declared, a card's `kind` and a zone's `start` must be one of them",
     )
     board_fields: dict[str, dict[str, FieldDef]] = Field(
         default_factory=dict, description="per kind of location, the fields its locations may "

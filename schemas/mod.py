@@ -16,6 +16,7 @@ from .content import (
     AnnouncementDef,
     Card,
     CardFieldDef,
+    CardKindDef,
     EffectDef,
     FieldDef,
     Function,
@@ -84,8 +85,9 @@ class SetupChange(Strict):
     texts: dict[str, str | TextDef] = Field(
         default_factory=dict, description="texts the rules say, reworded or new"
     )
-    card_kinds: dict[str, str] = Field(
-        default_factory=dict, description="new kinds of card (name: description)"
+    card_kinds: dict[str, str | CardKindDef] = Field(
+        default_factory=dict, description="new kinds of card (name: description, or {doc, "
+        "events})"
     )
     card_fields: dict[str, CardFieldDef] = Field(
         default_factory=dict, description="card fields a mod's cards use, or changed declarations"

@@ -42,6 +42,28 @@ def test_clean_pack_checks_ok(capsys):
     assert "2 candidate cards" in out
 
 
+def test_the_summary_counts_each_declared_kind_of_the_pack(capsys):
+    # Campaign Trail declares its own kinds; only politick cards have events, and its
+    # action kind does not ask every card for one, so no card is listed as missing one.
+    pack = builtin_pack("campaign-trail")
+    assert main(["check", "--pack", str(pack)]) == 0
+    out = capsys.readouterr().out
+    assert "90 action cards, 37 with events, 0 dirty cards, 12 candidate cards, 30 topic " \
+        "cards" in out
+    assert "without an event" not in out and "campaign cards" not in out
+
+
+def test_a_kind_declared_with_events_lists_the_cards_still_without_one(pack, capsys):
+    card = card_file(pack, 5)
+    card.write_text(card.read_text().replace("event: |", "event: null\nold: |"))
+    text = card.read_text()
+    card.write_text(text[:text.index("old: |")])
+    assert main(["check", "--pack", str(pack)]) == 0
+    out = capsys.readouterr().out
+    assert "note: cards without an event yet: 5" in out
+    assert "97 campaign cards, 96 with events" in out
+
+
 def test_unknown_state_points_at_the_word(pack):
     path, line = break_event(pack, 5, "  move player to XX\n")
     loaded = check_pack(pack)

@@ -289,6 +289,16 @@ def test_a_declared_value_is_a_name_in_effect_text(pack):
     assert loaded.program is not None, [str(d) for d in loaded.report.errors]
 
 
+def test_a_declared_field_no_card_carries_is_still_a_property(pack):
+    # The cards that carry `stops` may be ones an option leaves out: reading it compiles
+    # (and gives none), while an undeclared, unused field stays unknown (E316).
+    declare(pack, "stops: {type: list, items: name, kind_of: states}")
+    add_card(pack, event="if stops of card != none:\n    stop")
+    assert check_pack(pack).program is not None
+    path = add_card(pack, event="if stopz of card != none:\n    stop", number=902)
+    assert at(check_pack(pack), "E316", path, "stopz")
+
+
 def test_a_misspelt_value_is_still_unknown_with_a_hint(pack):
     path = add_card(pack, event="if icon of card == bothh:\n    stop")
     assert at(check_pack(pack), "E315", path, "bothh").hint == "did you mean `both`?"

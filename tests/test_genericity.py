@@ -41,3 +41,28 @@ def test_no_card_title_in_any_python_file_outside_tests():
     hits = [(str(p.relative_to(ROOT)), t) for p, text in source.items() for t in titles
             if re.search(r"\b" + re.escape(t) + r"\b", text)]
     assert not hits, hits
+
+
+# The second game, Campaign Trail, is content only as well.
+SECOND_GAME = re.compile(r"campaign.trail|politick|fundrais", re.I)
+
+
+@pytest.mark.parametrize("folder", ["interpreter", "dsl", "schemas", "tools"])
+def test_the_engine_and_tools_never_name_the_second_game(folder):
+    files = [p for p in sorted((ROOT / folder).rglob("*"))
+             if p.is_file() and p.suffix in (".py", ".lark", ".js", ".html", ".css", ".json")]
+    hits = [f"{p.relative_to(ROOT)}:{n}" for p in files
+            for n, line in enumerate(p.read_text().splitlines(), 1) if SECOND_GAME.search(line)]
+    assert not hits, hits
+
+
+def test_no_card_title_of_the_second_game_in_any_python_file_outside_tests():
+    from hustings.dsl.pack import builtin_pack
+
+    program = load_pack(builtin_pack("campaign-trail"),
+                        options={"third_party": True, "dirty_politics": True})
+    titles = {c["title"] for c in program.cards.values()}
+    source = {p: p.read_text() for p in python_files("interpreter", "dsl", "schemas", "tools")}
+    hits = [(str(p.relative_to(ROOT)), t) for p, text in source.items() for t in titles
+            if re.search(r"\b" + re.escape(t) + r"\b", text)]
+    assert not hits, hits

@@ -126,3 +126,14 @@ def test_the_cards_of_the_mods_given_are_taken(tmp_path, capsys):
     assert new_card(path, "--number", "98") == 0
     assert new_card(tmp_path / "other.yaml", "--number", "98", "--mod", str(mod)) == 1
     assert "taken by 'Whistle-Stop Tour'" in capsys.readouterr().err
+
+
+def test_a_new_card_of_a_pack_declaring_its_kinds_is_of_the_first_kind(tmp_path):
+    # Campaign Trail declares action, dirty, candidate and topic cards: the skeleton is an
+    # action card with the action card fields, which check flags only for its placeholder.
+    pack = shutil.copytree(builtin_pack("campaign-trail"), tmp_path / "ct")
+    path = pack / "cards" / "200-whistle-stop.yaml"
+    assert new_card(path, "--pack", str(pack)) == 0
+    data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    assert data["kind"] == "action" and "politick" in data and "start_money" not in data
+    assert [d.code for d in check_pack(pack).report.errors] == ["E201"]

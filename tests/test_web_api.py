@@ -270,3 +270,27 @@ def test_a_game_applies_the_servers_mods_it_picks_and_no_other():
     with TestClient(create_app()) as plain:  # a server without the mod cannot load its game
         r = plain.post("/api/load", json={"log": json.dumps(saved[0])})
         assert r.status_code == 400 and "mod" in r.json()["error"]
+
+
+def test_a_pack_whose_option_seats_a_player_offers_that_seat():
+    # Campaign Trail: the Libertarian plays only with `third_party`; the setup page lists the
+    # seat with its option, a game without the option drops a seat given for it, and the
+    # board of a three-party game shows every party and the Electoral College map.
+    from hustings.dsl.pack import builtin_pack
+
+    with TestClient(create_app(builtin_pack("campaign-trail"), limit=4)) as c:
+        setup = c.get("/api/setup").json()
+        assert setup["players"] == ["democrat", "republican", "libertarian"]
+        assert setup["seated_by"] == {"libertarian": ["third_party"]}
+        seats = {"democrat": "human", "republican": "random", "libertarian": "random"}
+        two = c.post("/api/games", json={"seed": 3, "seats": seats}).json()
+        board = view(c, two, "democrat")["board"]
+        assert [p["id"] for p in board["players"]] == ["democrat", "republican"]
+        three = c.post("/api/games", json={"seed": 3, "seats": seats,
+                                           "options": {"third_party": True}}).json()
+        board = view(c, three, "democrat")["board"]
+        assert [p["id"] for p in board["players"]] == ["democrat", "republican", "libertarian"]
+        college = board["groups"][0]
+        assert college["map"] == "map.json" and len(college["places"]) == 51
+        bad = c.post("/api/games", json={"seed": 3, "seats": {"whig": "random"}})
+        assert bad.status_code == 400

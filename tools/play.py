@@ -401,12 +401,17 @@ def seat_table(program: Program, recorded: dict[str, str], given: dict[str, str]
 
 # ---- what is printed ----------------------------------------------------------------
 def final_map(game: Game) -> str:
-    """Each player's places in the first pool, those the player leads."""
+    """Each player's places: those the pack's `agents: places:` function says the player won,
+    or, without one, those the player leads in the first pool."""
     s = game.state
-    pool = next(iter(s.pools))
+    won = game.program.agents.get("places")
+    pool = next(iter(s.pools), None)
     lines = ["== Final map =="]
     for player in game.program.players:
-        places = sorted(w for w, entry in s.pools[pool].items()
-                        if leader(holdings(entry)) == player)
+        if won:
+            places = sorted(game.evaluate(won, player) or [])
+        else:
+            places = sorted(w for w, entry in s.pools.get(pool, {}).items()
+                            if leader(holdings(entry)) == player)
         lines.append(f"{player}: {' '.join(places)}")
     return "\n".join(lines)

@@ -24,11 +24,14 @@ def caret(d: Diagnostic) -> str:
 
 
 def summary(loaded: Loaded) -> str:
+    """Cards of each kind (the pack's `card_kinds:` first), with how many have events where
+    any do or the kind expects them, then the rule procedures."""
     st = loaded.stats
-    campaign = st.kinds.get("campaign", 0)
-    with_events = campaign - len(st.without_event)
-    parts = [f"{campaign} campaign cards", f"{with_events} with events"]
-    parts += [f"{n} {kind} cards" for kind, n in st.kinds.items() if kind != "campaign"]
+    parts = []
+    for kind, n in st.kinds.items():
+        parts.append(f"{n} {kind} cards")
+        if st.events.get(kind) or kind in st.expect_events:
+            parts.append(f"{st.events.get(kind, 0)} with events")
     parts.append(f"{st.procedures} rule procedures")
     return ", ".join(parts)
 
@@ -91,7 +94,7 @@ def print_check(loaded: Loaded, fmt: str, elapsed: float, path: Path | str) -> i
                 print(f"  hint: {d.hint}")
         if loaded.stats.without_event:
             missing = ", ".join(str(n) for n in loaded.stats.without_event)
-            print(f"note: campaign cards without an event yet: {missing}")
+            print(f"note: cards without an event yet: {missing}")
         status = "ok" if loaded.program is not None else "failed"
         counted = counts(loaded)
         print(f"{path}: {status}: {counted + '; ' if counted else ''}{summary(loaded)} "

@@ -63,7 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     pack, mods = content_of(args.path, args.pack, args.mods)
     try:
-        text = card_text(args.path, args.number, args.title, card_fields(pack))
+        text = card_text(args.path, args.number, args.title, card_fields(pack),
+                         first_card_kind(pack))
     except UsageError as e:
         print(f"hustings new: {e}", file=sys.stderr)
         return 2
@@ -127,11 +128,30 @@ def card_fields(pack: Path | None) -> dict:
     return {name: CardFieldDef.model_validate(spec or {}) for name, spec in fields.items()}
 
 
-def field_lines(fields: dict) -> str:
-    """One line per declared field: a neutral value and a comment saying what fits."""
+def default_kind() -> str:
+    """The kind a card has when its file names none (the content schema's default)."""
+    from ...schemas.content import Card
+
+    return str(Card.model_fields["kind"].default)
+
+
+def first_card_kind(pack: Path | None) -> str | None:
+    """The first kind of card the pack declares (`card_kinds:`), the new card's; none when
+    the pack declares none (a card then has the default kind)."""
+    from ...dsl.pack import builtin_pack
+
+    manifest = YAML(typ="safe").load(((pack or builtin_pack()) / "pack.yaml").read_text())
+    kinds = (manifest or {}).get("card_kinds") or {}
+    return next((str(k) for k in kinds), None) if isinstance(kinds, dict) else None
+
+
+def field_lines(fields: dict, kind: str | None = None) -> str:
+    """One line per declared field of cards of `kind` (default: the default kind): a neutral
+    value and a comment saying what fits."""
+    kind = kind or default_kind()
     lines = []
     for name, spec in fields.items():
-        if spec.kinds is not None and "campaign" not in spec.kinds:
+        if spec.kinds is not None and kind not in spec.kinds:
             continue
         value = {"int": "0", "list": "[]"}.get(spec.type, "null")
         note = _TYPE_NOTES[spec.type] + (f" of {spec.items or 'str'}" if spec.type == "list"
@@ -144,7 +164,7 @@ def field_lines(fields: dict) -> str:
 
 
 def card_text(path: Path, number: int | None, title: str | None,
-              fields: dict | None = None) -> str:
+              fields: dict | None = None, kind: str | None = None) -> str:
     """The skeleton of a card file at `path` (checked for usage errors, not written)."""
     if path.suffix not in (".yaml", ".yml"):
         raise UsageError(f"{path}: a card file name ends in .yaml")
@@ -156,7 +176,8 @@ def card_text(path: Path, number: int | None, title: str | None,
         raise UsageError(f"card numbers start at 1, not {number}")
     title = title if title is not None else default_title(path)
     head = HEADER.format(schema=schema_ref(path), number=number, title=yaml_text(title))
-    return head + field_lines(fields or {}) + FOOTER.format(placeholder=PLACEHOLDER)
+    head += f"kind: {kind}\n" if kind and kind != default_kind() else ""
+    return head + field_lines(fields or {}, kind) + FOOTER.format(placeholder=PLACEHOLDER)
 
 
 def schema_ref(path: Path) -> str:

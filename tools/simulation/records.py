@@ -51,7 +51,8 @@ class UseTable:
         for number in sorted(program.cards):
             title = program.cards[number]["title"]
             for use, pattern in patterns.items():
-                table.labels.setdefault(pattern.replace("{title}", title), (number, use))
+                label = pattern.replace("{title}", title).replace("{number}", str(number))
+                table.labels.setdefault(label, (number, use))
         return table
 
 

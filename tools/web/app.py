@@ -1,7 +1,8 @@
 """The web board's HTTP interface (Starlette): a static page and a small JSON API.
 
     GET  /                         the page (static/index.html)
-    GET  /api/setup                players, agents, options, mods, the view's maps
+    GET  /api/setup                players (and the options seating some), agents, options,
+                                   mods, the view's maps
     POST /api/games                a new game: {seed?, options?, seats?} -> id and seat links
     GET  /api/games/{id}?seat=T    the board as that seat sees it
     POST /api/games/{id}/act       {seat, index, at}: take option `index` (409 if not legal)
@@ -114,8 +115,18 @@ class Server:
         session.start()
         return session
 
+    def seated_by(self) -> dict[str, list[str]]:
+        """The players an option seats (`options: NAME: {players: [...]}`), with those options."""
+        found: dict[str, list[str]] = {}
+        for name, spec in (self.manifest.get("options") or {}).items():
+            for player in (spec.get("players") or []) if isinstance(spec, dict) else []:
+                found.setdefault(str(player), []).append(str(name))
+        return found
+
     def checked_seats(self, program: Program, seats: dict[str, str]) -> dict[str, str]:
         names = play.agent_names()
+        left_out = set(self.seated_by()) - set(program.players)
+        seats = {p: kind for p, kind in seats.items() if p not in left_out}
         for player, kind in seats.items():
             if player not in program.players:
                 raise ApiError(400, f"no seat {player!r}; seats: {', '.join(program.players)}")
@@ -231,11 +242,16 @@ async def index(request: Request) -> Response:
 async def setup(request: Request) -> Response:
     server: Server = request.app.state.server
     program = server.program(server.options)
+    seated_by = server.seated_by()
+    # every player of the pack: those an option seats are offered with the option's name
+    players = [p for p in server.manifest.get("players", []) if isinstance(p, str)
+               and (p in program.players or p in seated_by)]
     return JSONResponse({
         "title": program.view.get("title") or program.name,
-        "players": program.players,
+        "players": players,
         "names": {p: program.view.get("players", {}).get(p, {}).get("name", p)
-                  for p in program.players},
+                  for p in players},
+        "seated_by": {p: seated_by[p] for p in players if p in seated_by},
         "agents": play.agent_names(),
         "options": server.declared_options(),
         "defaults": server.options,

@@ -322,7 +322,8 @@ function drawNarration(board) {
 // ---- new game, load, undo -------------------------------------------------------------------
 function openSetup() {
   const s = ui.setup;
-  $("seats").replaceChildren(...s.players.map((p, n) => el("label", {}, `${s.names[p]} `,
+  const seatedBy = (p) => (s.seated_by && s.seated_by[p] ? ` (with ${s.seated_by[p].join(", ").replace(/_/g, " ")})` : "");
+  $("seats").replaceChildren(...s.players.map((p, n) => el("label", {}, `${s.names[p]}${seatedBy(p)} `,
     el("select", { name: `seat-${p}`, "data-seat": p },
       ...s.agents.map((a) => el("option", { value: a, selected: (n === 0) === (a === "human") ? "" : null }, a))))));
   $("options").replaceChildren(el("legend", { text: "Options" }),
