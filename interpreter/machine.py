@@ -228,8 +228,7 @@ class Machine:
         pending = s.pending
         assert pending is not None
         s.pending = None
-        label = pending["options"][index]
-        s.history.append(label)
+        s.history.append(index)
         self.apply_payload(pending["payloads"][index])
 
     def apply_payload(self, payload: list) -> None:

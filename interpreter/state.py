@@ -48,7 +48,7 @@ class GameState:
         self.stack: list[Frame] = []
         self.pending: dict[str, Any] | None = None
         self.log: list[str] = []
-        self.history: list[str] = []
+        self.history: list[int] = []  # the index of the option taken at each decision
         self.result: dict[str, Any] | None = None
         self.forced_cubes: list[str] = []
         self.forced_cards: list[int] = []

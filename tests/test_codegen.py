@@ -629,12 +629,15 @@ def hostile(tmp_path_factory) -> Path:
 
 
 def random_game(program, seed: int) -> str:
-    """The final save and log of one random game."""
+    """The labels taken, the final save and the log of one random game."""
     game = Game.new(program, seed=seed, safe=False)
     pick = __import__("random").Random(seed)
+    taken = []
     while not game.is_terminal():
-        game.apply_action(pick.randrange(len(game.legal_actions())))
-    return f"{game.save()}\n{chr(10).join(game.state.log)}"
+        legal = game.legal_actions()
+        taken.append(legal[pick.randrange(len(legal))])
+        game.apply_action(taken[-1])
+    return "\n".join([*taken, game.save(), *game.state.log])
 
 
 def test_a_pack_of_python_looking_names_plays_as_data(hostile):
