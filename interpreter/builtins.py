@@ -265,6 +265,10 @@ BUILTINS = {
     "random_pick": _random_pick,
 }
 
+# Builtins that draw chance or change the state: their value is never reused, and an
+# expression calling one is not pure (see codegen.py's shared subexpressions and lazy labels).
+EFFECTS = frozenset({"draw_cube", "roll", "random_pick"})
+
 # How many arguments each builtin takes (None: any number); checked by the compiler.
 ARITY = {
     "count": 1, "total": 1, "min": None, "max": None, "travel": 2, "position": 2,

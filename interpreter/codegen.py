@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .budget import MAX_INT
-from .builtins import BUILTINS, LIST_ARGUMENTS
+from .builtins import BUILTINS, EFFECTS, LIST_ARGUMENTS
 from .errors import RuleError
 from .program import Program
 from .runtime import HELPERS, ORDERED
@@ -56,10 +56,17 @@ def build_items(expr: tuple, what: str) -> Compiled:
     return _unit().items(expr, what)
 
 
-def build_offer(option: tuple) -> Offer:
+def build_offer(option: tuple, labelled: bool = True) -> Offer:
     """A menu option (label, var, items, cond, block): for each item of its list (or once,
-    with no list) that passes its condition, a (label, payload) pair."""
-    return _unit().offer(option)
+    with no list) that passes its condition, a (label, payload) pair; not `labelled`, the
+    payload alone (its label is made later, from the payload, when it is asked for)."""
+    return _unit().offer(option, labelled)
+
+
+def pure(expr: Any) -> bool:
+    """The expression draws no chance and changes nothing (see `effects_free`), in the
+    program being built."""
+    return effects_free(expr, _unit().pure_functions)
 
 
 @contextlib.contextmanager
@@ -136,6 +143,7 @@ def _compile_program(program: Program) -> Unit:
     from .ops import make_op
 
     unit = Unit(program.name)
+    unit.pure_functions = pure_functions(program.functions)
     with _active(unit):  # the ops made here are thrown away: only the sources are kept
         for block in program.blocks:
             for ins in block:
@@ -164,9 +172,11 @@ class Unit:
         self.namespace: dict[str, Any] = {"__builtins__": {}, **HELPERS,
                                           "_unbound": self.unbound}
         self.names: dict[int, str] = {}  # id of an object bound in the namespace -> name
-        self.sites: dict[int, tuple[Any, str]] = {}  # id of an expression -> it, function
+        # id of an expression (of an offer: with whether it is labelled) -> it, function
+        self.sites: dict[Any, tuple[Any, str]] = {}
         self.checked: dict[tuple, tuple] = {}  # (id, purpose) -> expression, checked form
         self.bodies: dict[tuple, str] = {}  # (parameters, body lines) -> function name
+        self.pure_functions: frozenset[str] = frozenset()  # pack functions with no effects
         self.count = 0
         self.compiled = False
         self.source = ""
@@ -177,13 +187,14 @@ class Unit:
     def function(self, expr: tuple) -> Callable:
         # a constant reads no variable: its function needs no guard
         guard = not (expr.__class__ in (tuple, list) and len(expr) == 2 and expr[0] == "const")
-        return self._site(expr, "e", ("m", "env"), lambda w: ["return " + w.expr(expr)], guard)
+        return self._site(expr, "e", ("m", "env"), lambda w: w.value(expr), guard)
 
-    def offer(self, option: tuple) -> Callable:
+    def offer(self, option: tuple, labelled: bool = True) -> Callable:
         if option.__class__ not in (tuple, list) or len(option) != 5:
             raise RuleError(f"a menu option is (label, var, items, cond, block), "
                             f"not {option!r:.80}")
-        return self._site(option, "o", ("m", "env", "offered"), lambda w: w.offer(*option))
+        return self._site(option, "o", ("m", "env", "offered"),
+                          lambda w: w.offer(*option, labelled), key=(id(option), labelled))
 
     def items(self, expr: tuple, what: str) -> Callable:
         """`function` of the expression checked to give a list (see `checked_items`); the
@@ -212,17 +223,19 @@ class Unit:
         exec(code, self.namespace)  # noqa: S102 - our own source
 
     def _site(self, obj: Any, prefix: str, params: tuple[str, ...],
-              emit: Callable[[_Writer], list[str]], guard: bool = True) -> Callable:
+              emit: Callable[[_Writer], list[str]], guard: bool = True,
+              key: Any = None) -> Callable:
         """The function of `obj`: a placeholder while collecting, else the compiled one
         (written and compiled now when the first pass never saw it)."""
-        hit = self.sites.get(id(obj))
+        key = id(obj) if key is None else key
+        hit = self.sites.get(key)
         if hit is None or hit[0] is not obj:
             with self.lock:
                 name = self.define(prefix, params, emit, guard)
-                self.sites[id(obj)] = (obj, name)
+                self.sites[key] = (obj, name)
                 if self.compiled:
                     self._compile_pending()
-            hit = self.sites[id(obj)]
+            hit = self.sites[key]
         return self.namespace[hit[1]] if self.compiled else _not_compiled_yet
 
     # ---- writing ----
@@ -311,13 +324,95 @@ _UNKNOWN = object()
 
 # ---- one function's source ----------------------------------------------------------
 class _Writer:
+    """Writes the body of one generated function.
+
+    Shared subexpressions: before writing, `plan` looks for pure subexpressions the
+    function would work out more than once (written twice, or inside its loop without
+    reading the variable the loop rebinds) and gives each a temporary. Because `and`,
+    `or` and `if` may skip any occurrence, each is worked out at its first use: the
+    temporary starts unset (at the function's start, or at each pass of the loop for one
+    that reads the loop's variable) and every occurrence reads it or sets it. A function
+    with anything impure in it shares nothing: a draw could change what a later
+    occurrence reads."""
+
     def __init__(self, unit: Unit) -> None:
         self.unit = unit
         self.temps = 0
+        self.shared: dict[tuple, str] = {}  # key (see `_key`) -> temporary
+        self.unset: list[str] = []  # temporaries unset at the function's start
+        self.unset_each: list[str] = []  # ... and at each pass of its loop
+        self.var: str | None = None  # the variable the function's loop rebinds
+        self.inside = False  # writing the loop's body
+        self.facts: dict[int, tuple] = {}  # id of an expression -> it, its text, its reads
 
     def temp(self) -> str:
         self.temps += 1
         return f"_t{self.temps}"
+
+    # ---- shared subexpressions ----
+    def plan(self, outside: list, inside: list = (), var: str | None = None) -> None:
+        """Choose what to share among the expressions worked out once (`outside`) and
+        those worked out at each pass of a loop that rebinds `var` (`inside`)."""
+        roots = [e for e in (*outside, *inside) if e is not None]
+        fns = self.unit.pure_functions
+        if not roots or not all(effects_free(e, fns) for e in roots):
+            return
+        self.var = var
+        counts: dict[tuple, int] = {}
+        for e in outside:
+            self._count(e, False, counts)
+        for e in inside:
+            self._count(e, True, counts)
+        for key, n in counts.items():
+            if n >= 2:
+                name = self.shared[key] = f"_c{len(self.shared) + 1}"
+                (self.unset_each if key[0] else self.unset).append(name)
+
+    def _count(self, e: Any, inside: bool, counts: dict) -> None:
+        """Count the occurrences of `e` and of its parts written in this function; a
+        repeated one's parts are counted once (they are worked out with it), and so are
+        the parts of one computed once for the whole loop."""
+        if e is None or _operands(e) is None or e[0] in _PLAIN:
+            return
+        key = self._key(e, inside)
+        once = inside and not key[0]  # inside the loop, not reading its variable
+        seen = counts.get(key, 0)
+        counts[key] = seen + (2 if once else 1)
+        if seen:
+            return
+        for part in _written_here(e):
+            self._count(part, inside and not once, counts)
+
+    def _key(self, e: Any, inside: bool) -> tuple:
+        """What tells equal subexpressions apart: their text, and for one reading the
+        loop's variable inside the loop, that it is worked out at each pass."""
+        fact = self.facts.get(id(e))
+        if fact is None or fact[0] is not e:
+            fact = self.facts[id(e)] = (e, repr(e), variables_read(e))
+        each = inside and self.var is not None and self.var in fact[2]
+        return (each, fact[1])
+
+    def shared_form(self, e: Any, code: Callable[[], str]) -> str:
+        """`e`'s source: through its temporary when it is shared."""
+        if self.shared and e[0] not in _PLAIN:
+            name = self.shared.get(self._key(e, self.inside))
+            if name is not None:
+                return f"({name} if {name} is not _UNSET else ({name} := {code()}))"
+        return code()
+
+    def start(self, body: list[str]) -> list[str]:
+        """The body, after its temporaries are unset."""
+        return [f"{' = '.join(self.unset)} = _UNSET", *body] if self.unset else body
+
+    def each_pass(self) -> list[str]:
+        """Lines that unset, at each pass of the loop, the temporaries of that pass."""
+        return [f"{' = '.join(self.unset_each)} = _UNSET"] if self.unset_each else []
+
+    # ---- writing ----
+    def value(self, e: Any) -> list[str]:
+        """The body of a function returning an expression's value."""
+        self.plan([e])
+        return self.start(["return " + self.expr(e)])
 
     def expr(self, e: Any) -> str:
         """Python source of an expression's value, parenthesised; a malformed expression
@@ -332,7 +427,7 @@ class _Writer:
         if len(e) - 1 != n:
             raise RuleError(f"an expression of kind {kind!r} takes {n} "
                             f"operand{'s' if n != 1 else ''}, not {len(e) - 1}")
-        return gen(self, *e[1:])
+        return self.shared_form(e, lambda: gen(self, *e[1:]))
 
     def cond(self, e: Any) -> str:
         """Source that is true exactly when the expression's value is: `and`/`or` then
@@ -344,22 +439,142 @@ class _Writer:
     def lit(self, value: Any) -> str:
         return self.unit.literal(value)
 
-    def helper(self, prefix: str, emit: Callable[[_Writer], list[str]]) -> str:
-        """A call of a new function whose body needs statements."""
-        return f"{self.unit.define(prefix, ('m', 'env'), emit, guard=False)}(m, env)"
+    def helper(self, prefix: str, emit: Callable[[_Writer], list[str]],
+               args: tuple[str, ...] = ()) -> str:
+        """A call of a new function whose body needs statements (`args`: the source of
+        values it is given besides the machine and the variables, as `_a1`, `_a2`...)."""
+        params = ("m", "env", *(f"_a{i}" for i in range(1, len(args) + 1)))
+        name = self.unit.define(prefix, params, emit, guard=False)
+        return f"{name}({', '.join(('m', 'env', *args))})"
 
-    def offer(self, label, var, items, cond, block) -> list[str]:
-        """A menu option: its options appended to `offered` as Menu.run expects."""
-        text = self.expr(label)
-        each = self.expr(checked_items(items, OPTION_ITEMS)) if items else None
+    def offer(self, label, var, items, cond, block, labelled: bool = True) -> list[str]:
+        """A menu option: its options appended to `offered` as Menu.run expects (a
+        (label, payload) pair, or not `labelled` the payload alone)."""
+        checked = checked_items(items, OPTION_ITEMS) if items else None
+        shown = label if labelled else None
+        if checked is None:
+            self.plan([cond, shown])
+        else:
+            self.plan([checked], [cond, shown], var)
+        each = self.expr(checked) if checked is not None else None
+        self.inside = each is not None
         test = self.cond(cond) if cond else None
-        if each is None:
-            line = f"offered.append(({text}, ['branch', {self.lit(block)}, None, None]))"
-            return [f"if {test}:", "    " + line] if test else [line]
-        v = self.lit(var)
-        line = f"offered.append(({text}, ['branch', {self.lit(block)}, {v}, _x]))"
+        text = self.expr(label) if labelled else None
+        v = "None" if each is None else self.lit(var)
+        payload = f"['branch', {self.lit(block)}, {v}, {'None' if each is None else '_x'}]"
+        line = f"offered.append(({text}, {payload}))" if labelled else \
+            f"offered.append({payload})"
         body = [f"if {test}:", "    " + line] if test else [line]
-        return [f"for _x in {each}:", f"    env[{v}] = _x", *("    " + b for b in body)]
+        if each is None:
+            return self.start(body)
+        return self.start([f"for _x in {each}:", f"    env[{v}] = _x",
+                           *("    " + b for b in (*self.each_pass(), *body))])
+
+
+# ---- what an expression is made of --------------------------------------------------
+_PLAIN = frozenset({"const", "var", "global"})  # read directly: nothing to share
+# The operands of each kind that are expressions (by position after the kind); a list
+# operand holds expressions (texts between them, in `fmt`).
+_PARTS: dict[str, tuple[int, ...]] = {
+    "counter": (1,), "zone": (1,), "cards": (0,), "effect": (1,), "effect_list": (1,),
+    "attr": (1,), "token": (0,), "opponent": (0,), "leader": (1,), "support_of": (1, 2),
+    "support_at": (1,), "arith": (1, 2), "cmp": (1, 2), "ifelse": (0, 1, 2), "and": (0, 1),
+    "or": (0, 1), "not": (0,), "neg": (0,), "list": (0,), "where": (0, 1), "items": (0,),
+    "fmt": (0,), "call": (1,), "fn": (1,), "as_list": (0,),
+}
+
+
+def _operands(e: Any) -> list | None:
+    """The expressions `e` is made of; None when it is malformed (writing it will say
+    how)."""
+    if e.__class__ not in (tuple, list) or not e or e[0].__class__ is not str:
+        return None
+    kind = e[0]
+    if kind not in GENERATORS or len(e) - 1 != ARITY[kind]:
+        return None
+    parts = []
+    for i in _PARTS.get(kind, ()):
+        x = e[1 + i]
+        if x is None and kind == "zone":
+            continue
+        if kind in ("list", "fmt", "call", "fn"):
+            if x.__class__ not in (tuple, list):
+                return None
+            parts.extend(p for p in x if not (kind == "fmt" and isinstance(p, str)))
+        else:
+            parts.append(x)
+    return parts
+
+
+def _written_here(e: Any) -> list:
+    """The parts of `e` worked out in the function that works out `e`: not a `where`'s
+    condition, nor the operands of a comparison needing a helper (they are written in
+    functions of their own)."""
+    if e[0] == "where":
+        return [e[1]]
+    if e[0] == "cmp" and e[1] in _ORDER and not (_cannot_fail(e[2]) and _cannot_fail(e[3])):
+        return []
+    return _operands(e) or []
+
+
+def effects_free(e: Any, functions: frozenset[str], called: set | None = None) -> bool:
+    """Working `e` out draws no chance and changes nothing: it calls no builtin of
+    builtins.EFFECTS and only pack functions in `functions` (with `called`, any pack
+    function, whose names are added to it). Its value then depends only on the state
+    and the variables, so it may be worked out once for several uses, or later."""
+    parts = _operands(e)
+    if parts is None:
+        return False
+    kind = e[0]
+    if kind in ("call", "fn") and e[1].__class__ is not str:
+        return False
+    if kind == "call" and (e[1] in EFFECTS or e[1] not in BUILTINS):
+        return False
+    if kind == "fn":
+        if called is not None:
+            called.add(e[1])
+        elif e[1] not in functions:
+            return False
+    return all(effects_free(p, functions, called) for p in parts)
+
+
+def variables_read(e: Any) -> frozenset[str]:
+    """The variables `e` reads (a `where`'s own `it` left out)."""
+    parts = _operands(e)
+    if parts is None:
+        return frozenset()
+    if e[0] == "var":
+        return frozenset([e[1]]) if e[1].__class__ is str else frozenset()
+    if e[0] == "where":
+        return variables_read(e[1]) | (variables_read(e[2]) - {"it"})
+    out: frozenset[str] = frozenset()
+    for p in parts:
+        out |= variables_read(p)
+    return out
+
+
+def pure_functions(functions: dict) -> frozenset[str]:
+    """The pack functions whose bodies are pure and call only pure functions, none of
+    them recursive: peeled from those calling no other function, up."""
+    waiting: dict[str, int] = {}
+    callers: dict[str, list[str]] = {}
+    for name, (_params, body) in functions.items():
+        called: set = set()
+        if effects_free(body, frozenset(), called) and called <= functions.keys():
+            waiting[name] = len(called)
+            for callee in called:
+                callers.setdefault(callee, []).append(name)
+    ready = [name for name, n in waiting.items() if n == 0]
+    pure: set[str] = set()
+    while ready:
+        name = ready.pop()
+        pure.add(name)
+        for caller in callers.get(name, ()):
+            if caller in waiting:
+                waiting[caller] -= 1
+                if waiting[caller] == 0:
+                    ready.append(caller)
+    return frozenset(pure)
 
 
 # ---- the generators: one per expression kind ----------------------------------------
@@ -477,9 +692,12 @@ def _cmp(w: _Writer, op, a, b) -> str:
                 f"{w.unit.bind(ORDERED[op])}({ta}, {tb}))")
     # A TypeError anywhere in the operands (a name against a number) makes the comparison
     # False: that needs statements, so a helper function.
-    return w.helper("c", lambda h: [
-        "try:", f"    return {h.expr(a)} {op} {h.expr(b)}",
-        "except _TypeError:", "    return False"])
+    def body(h: _Writer) -> list[str]:
+        h.plan([a, b])
+        return h.start(["try:", f"    return {h.expr(a)} {op} {h.expr(b)}",
+                        "except _TypeError:", "    return False"])
+
+    return w.helper("c", body)
 
 
 def _cannot_fail(e: Any) -> bool:
@@ -516,18 +734,21 @@ def _list(w: _Writer, items) -> str:
 
 
 def _where(w: _Writer, src, cond) -> str:
+    # the list is worked out by the caller, before `it` is bound (it may share it)
     def body(h: _Writer) -> list[str]:
-        items, test = h.expr(checked_items(src, WHERE_SOURCE)), h.cond(cond)
-        return [
+        h.plan([], [cond], "it")
+        h.inside = True
+        test = h.cond(cond)
+        return h.start([
             "_saved = env.get('it', _MISSING)",
             "_out = []",
-            f"_src = {items}",
-            "if _src:",
-            "    m.work += _len(_src)",
+            "if _a1:",
+            "    m.work += _len(_a1)",
             "    if m.work > m.work_limit:",
             "        m.charge(0)",
-            "for _x in _src:",
+            "for _x in _a1:",
             "    env['it'] = _x",
+            *("    " + line for line in h.each_pass()),
             f"    if {test}:",
             "        _out.append(_x)",
             "if _saved is _MISSING:",
@@ -535,9 +756,9 @@ def _where(w: _Writer, src, cond) -> str:
             "else:",
             "    env['it'] = _saved",
             "return _out",
-        ]
+        ])
 
-    return w.helper("w", body)
+    return w.helper("w", body, (w.expr(checked_items(src, WHERE_SOURCE)),))
 
 
 def _items(w: _Writer, expr, what) -> str:

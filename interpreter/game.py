@@ -5,9 +5,11 @@
         game.apply_action(agent(game))  # a label, or an index below num_actions()
     game.result()
 
-Every action is a human-readable label; the same labels serve the terminal,
-logs, replays and scenario files. Chance (bag draws, shuffles) comes from a
-seed kept in the state, so a game is fully determined by its seed and actions.
+Every action has a human-readable label, made when it is asked for (agents that
+play by index never need one); the same labels serve the terminal, logs,
+replays and scenario files; the history keeps the index taken at each decision.
+Chance (bag draws, shuffles) comes from a seed kept in the state, so a game is
+fully determined by its seed and actions.
 """
 
 from __future__ import annotations
@@ -167,13 +169,13 @@ class Game:
         return pending["player"] if pending else None
 
     def legal_actions(self) -> list[str]:
-        pending = self.state.pending
-        return list(pending["options"]) if pending else []
+        """The labels of the legal actions (made now if not yet: see num_actions)."""
+        return list(self.state.labels())
 
     def num_actions(self) -> int:
         """How many actions are legal: agents that play by index need no labels."""
         pending = self.state.pending
-        return len(pending["options"]) if pending else 0
+        return len(pending["payloads"]) if pending else 0
 
     def prompt(self) -> str:
         pending = self.state.pending
@@ -202,11 +204,12 @@ class Game:
         pending = self.state.pending
         if pending is None:
             raise IllegalAction("the game is over: no action is legal")
-        options = pending["options"]
         if isinstance(action, int) and not isinstance(action, bool):
-            if 0 <= action < len(options):
+            n = len(pending["payloads"])
+            if 0 <= action < n:
                 return action
-            raise IllegalAction(f"no action number {action}: choose 0 to {len(options) - 1}")
+            raise IllegalAction(f"no action number {action}: choose 0 to {n - 1}")
+        options = self.state.labels()
         if action in options:
             return options.index(action)
         hint = ", ".join(repr(o) for o in options[:8])

@@ -363,9 +363,10 @@ def control(program: Program, s: GameState) -> Iterator[str]:
     if pending["player"] not in program.players:
         yield f"pending: {pending['player']!r} is not a player"
         return
-    options, payloads = pending["options"], pending["payloads"]
-    if len(options) < 2 or len(options) != len(payloads):
-        yield f"pending: {len(options)} options and {len(payloads)} payloads"
+    options, payloads = pending["options"], pending["payloads"]  # options: None until asked
+    labels = len(payloads) if options is None else len(options)
+    if labels < 2 or labels != len(payloads):
+        yield f"pending: {labels} options and {len(payloads)} payloads"
         return
     yield from frames(program, s)
 
@@ -475,6 +476,8 @@ def rederive_pending(program: Program, s: GameState, ops: list) -> str | None:
     op = ops[top.block][top.pc - 1]
     try:
         op.run(Machine(program, trial, ops), top)
+        trial.labels()
+        s.labels()
     except Exception as e:  # noqa: BLE001 - any failure means the decision is not real
         return f"the pending decision cannot be offered here ({type(e).__name__}: {e})"
     if trial.pending != s.pending:

@@ -210,17 +210,32 @@ class Machine:
             table[:] = kept
 
     # ---- decisions -----------------------------------------------------
-    def decide(self, player: str, prompt: str, options: list[tuple[str, Any]]) -> None:
-        """Pause for `player` to pick one of (label, payload) options."""
-        labels = [label for label, _ in options]
-        if len(set(labels)) < len(labels):  # rare: number the repeats
+    def decide(self, player: str, prompt: str, payloads: list[list],
+               labels: list[str] | None = None) -> None:
+        """Pause for `player` to pick one of the options (what each does: `payloads`).
+        Their labels, unless given, are made when asked for (`labels`), from the paused
+        instruction: agents playing by index never need them."""
+        if labels is not None and len(set(labels)) < len(labels):  # rare: number repeats
             labels = numbered(labels)
-        self.s.pending = {
-            "player": player,
-            "prompt": prompt,
-            "options": labels,
-            "payloads": [p for _, p in options],
-        }
+        s = self.s
+        s.pending = {"player": player, "prompt": prompt, "options": labels,
+                     "payloads": payloads}
+        s.labeller = self
+
+    def labels(self) -> list[str]:
+        """The labels of the pending decision, made by its paused instruction (its
+        variables left exactly as they were); an error is positioned at it."""
+        s = self.s
+        f = s.stack[-1]
+        try:
+            labels = self.ops[f.block][f.pc - 1].labels(self, f.env, s.pending["payloads"])
+        except RuleError as e:
+            if not e.where:
+                raise RuleError(str(e), self.position(f)) from None
+            raise
+        except _CONTENT_FAULTS as e:
+            raise RuleError(f"{type(e).__name__}: {str(e)[:200]}", self.position(f)) from None
+        return numbered(labels) if len(set(labels)) < len(labels) else labels
 
     def resolve(self, index: int) -> None:
         """Carry out option `index` of the pending decision (already validated)."""
@@ -228,8 +243,7 @@ class Machine:
         pending = s.pending
         assert pending is not None
         s.pending = None
-        label = pending["options"][index]
-        s.history.append(label)
+        s.history.append(index)
         self.apply_payload(pending["payloads"][index])
 
     def apply_payload(self, payload: list) -> None:

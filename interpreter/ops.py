@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import narration as tell
 from .budget import list_size, too_big
-from .codegen import build, build_items, build_offer
+from .codegen import build, build_items, build_offer, pure, variables_read
 from .errors import RuleError
 from .narration import CAUSE
 from .state import copy_value
@@ -602,14 +602,18 @@ class While(Op):
 
 
 class Choose(Op):
-    """`P chooses x from LIST`: one option per element (one element: taken at once)."""
+    """`P chooses x from LIST`: one option per element (one element: taken at once).
 
-    __slots__ = ("who", "var", "items", "label")
+    Its labels are made when they are asked for (`labels`), unless working them out
+    could draw chance: then they are made as the options are offered, as written."""
+
+    __slots__ = ("who", "var", "items", "label", "lazy")
 
     def __init__(self, who, var, items, label):
         self.who, self.var = build(who), var
         self.items = build_items(items, "what is chosen from")
         self.label = build(label) if label is not None else None
+        self.lazy = all(pure(e) for e in (who, items, label) if e is not None)
 
     def run(self, m, f):
         items = self.items(m, f.env)
@@ -619,19 +623,35 @@ class Choose(Op):
         if len(items) == 1:
             f.env[self.var] = items[0]
             return
-        options = []
         env = f.env
+        var = self.var
+        payloads = [["bind", var, item] for item in items]
+        if self.lazy:
+            env[var] = items[-1]  # where offering them one by one leaves it
+            m.decide(self.who(m, env), var, payloads)
+            return
+        labels = []
         for item in items:
-            env[self.var] = item
-            label = self.label(m, env) if self.label else m.show(item)
-            options.append((label, ["bind", self.var, item]))
-        m.decide(self.who(m, env), self.var, options)
+            env[var] = item
+            labels.append(self.label(m, env) if self.label else m.show(item))
+        m.decide(self.who(m, env), var, payloads, labels)
+
+    def labels(self, m, env: dict, payloads: list) -> list[str]:
+        """Each offered item's label, in the paused decision's environment (left as it
+        was)."""
+        if self.label is None:
+            return [m.show(item) for _, _, item in payloads]
+        return _each(m, env, [(self.label, var, item) for _, var, item in payloads])
 
 
 class Menu(Op):
-    """`P chooses:` with one block per option; options may repeat over a list."""
+    """`P chooses:` with one block per option; options may repeat over a list.
 
-    __slots__ = ("who", "offers", "status", "notes")
+    Its labels are made when they are asked for (`labels`), from each payload's option
+    and item, unless that could give other labels than offering them did (something
+    in the menu draws chance, or a label reads a later option's variable)."""
+
+    __slots__ = ("who", "offers", "status", "notes", "lazy", "texts")
 
     def __init__(self, who, options, remarks=None):
         self.who = build(who)
@@ -640,8 +660,10 @@ class Menu(Op):
         # Remarks are worked out only when asked for (remarks()), so play pays nothing.
         self.notes = {opt[4]: build(note) for opt, note in zip(options, notes, strict=True)
                       if note is not None}
+        self.lazy = _lazy_menu(who, options)
         # Each option (label, var, items, cond, block) appends what it offers.
-        self.offers = [build_offer(option) for option in options]
+        self.offers = [build_offer(option, not self.lazy) for option in options]
+        self.texts = {opt[4]: build(opt[0]) for opt in options} if self.lazy else None
 
     def run(self, m, f):
         env = f.env
@@ -650,34 +672,78 @@ class Menu(Op):
             offer(m, env, offered)
         if not offered:
             return
+        if self.lazy:
+            if len(offered) == 1:
+                m.apply_payload(offered[0])
+                return
+            m.decide(self.who(m, env), "choice", offered)
+            return
         if len(offered) == 1:
             m.apply_payload(offered[0][1])
             return
-        m.decide(self.who(m, env), "choice", offered)
+        m.decide(self.who(m, env), "choice", [p for _, p in offered],
+                 [label for label, _ in offered])
+
+    def labels(self, m, env: dict, payloads: list) -> list[str]:
+        """Each offered option's label, in the paused menu's environment (left exactly
+        as it was)."""
+        texts = self.texts
+        return _each(m, env, [(texts[block], var, item) for _, block, var, item in payloads])
 
     def remarks(self, m, env: dict, payloads: list) -> tuple:
         """The status and each offered option's note, in the paused menu's environment
         (left exactly as it was)."""
         status = self.status(m, env) if self.status is not None else None
-        notes = []
-        for _, block, var, item in payloads:
-            note = self.notes.get(block)
-            if note is None:
-                notes.append(None)
-                continue
-            if var is None:
-                notes.append(note(m, env))
-                continue
-            had, old = var in env, env.get(var)
-            env[var] = item
+        notes = self.notes
+        return status, _each(m, env, [(notes.get(block), var, item)
+                                      for _, block, var, item in payloads])
+
+
+def _each(m, env: dict, jobs: list) -> list:
+    """Each job's value: (function or None, variable or None, value), the function called
+    with the variable bound to the value; the variable is then put back as it was, even
+    when the function fails."""
+    out = []
+    for fn, var, value in jobs:
+        if fn is None:
+            out.append(None)
+        elif var is None:
+            out.append(fn(m, env))
+        else:
+            old = env.get(var, _ABSENT)
+            env[var] = value
             try:
-                notes.append(note(m, env))
+                out.append(fn(m, env))
             finally:
-                if had:
-                    env[var] = old
-                else:
+                if old is _ABSENT:
                     del env[var]
-        return status, notes
+                else:
+                    env[var] = old
+    return out
+
+
+_ABSENT = object()
+
+
+def _lazy_menu(who, options) -> bool:
+    """Labels made later are the labels offered: nothing in the menu draws chance or
+    changes the state, each option has a block of its own (a payload names its option
+    by it), and no label reads the variable of a later option (offering, that had the
+    value it had before the menu; later, the last item of that option)."""
+    exprs = [who, *(e for opt in options for e in (opt[0], opt[2], opt[3]) if e is not None)]
+    if not all(pure(e) for e in exprs):
+        return False
+    blocks = [opt[4] for opt in options]
+    if len(set(blocks)) != len(blocks):
+        return False
+    bound: set = set()
+    for k, opt in enumerate(options):
+        if opt[1] is not None:
+            bound.add(opt[1])
+        later = {o[1] for o in options[k + 1:] if o[1] is not None} - bound
+        if later & variables_read(opt[0]):
+            return False
+    return True
 
 
 _OPS = {

@@ -17,6 +17,7 @@ from .builtins import BUILTINS
 from .errors import RuleError
 
 MISSING = object()  # `it` had no value before a `where` bound it
+UNSET = object()  # a shared subexpression not worked out yet (codegen.py)
 
 
 # ---- operators --------------------------------------------------------------------
@@ -123,7 +124,7 @@ def fn_enter(m, name, n: int) -> tuple:
 
 
 HELPERS: dict[str, Any] = {
-    "_KeyError": KeyError, "_TypeError": TypeError, "_MISSING": MISSING,
+    "_KeyError": KeyError, "_TypeError": TypeError, "_MISSING": MISSING, "_UNSET": UNSET,
     "_int": int, "_str": str, "_len": len, "_list": list, "_format": format,
     "_checked": checked, "_items": items, "_text": charged_text,
     "_mul": mul, "_floordiv": floordiv, "_mod": mod,

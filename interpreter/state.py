@@ -46,9 +46,14 @@ class GameState:
         self.faces: dict[str, str] = {}
         self.revealed: dict[str, list[str]] = {}
         self.stack: list[Frame] = []
+        # The decision the rules wait for: player, prompt, payloads (what each option does)
+        # and options (their labels; None until asked for, see `labels`).
         self.pending: dict[str, Any] | None = None
+        # What makes the pending decision's labels: the machine that paused (any machine of
+        # the program will do; it is forked onto this state to read its own stack).
+        self.labeller: Any = None
         self.log: list[str] = []
-        self.history: list[str] = []
+        self.history: list[int] = []  # the index of the option taken at each decision
         self.result: dict[str, Any] | None = None
         self.forced_cubes: list[str] = []
         self.forced_cards: list[int] = []
@@ -60,8 +65,21 @@ class GameState:
         self.serial = 0
         self.steps = 0
 
+    def labels(self) -> list[str]:
+        """The pending decision's labels (none when nothing is pending), made on the
+        first request and kept."""
+        pending = self.pending
+        if pending is None:
+            return []
+        labels = pending["options"]
+        if labels is None:
+            labels = pending["options"] = self.labeller.fork(self).labels()
+        return labels
+
     # ---- serialisation -------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        if self.pending is not None:
+            self.labels()  # a save holds the labels
         envs: list[dict] = []
         env_ids: dict[int, int] = {}
         frames = []
@@ -183,6 +201,7 @@ def clone(state: GameState) -> GameState:
         g.cond = None if f.cond is None else list(f.cond)  # [block, pc]
         s.stack.append(g)
     s.pending = copy_value(state.pending)
+    s.labeller = state.labeller
     s.log = list(state.log)
     s.history = list(state.history)
     s.result = copy_value(state.result)

@@ -13,7 +13,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from typing_extensions import TypeAliasType
 
-FORMAT_VERSION = 1
+# 2: `history` holds the index of the option taken at each decision (1: its label).
+FORMAT_VERSION = 2
 
 MAX_INT = 2**63 - 1  # integers of a game are 64-bit at most
 MAX_TEXT = 4_000  # characters of one string (a log line, a label, a name)
@@ -85,7 +86,7 @@ class SaveFile(Shape):
     stack: Items(Frame)
     pending: Pending | None
     log: Items(Annotated[StrictStr, Field(max_length=100_000)])
-    history: Items(Text)
+    history: Items(Count)  # the option taken at each decision, by its index
     result: Table(Value) | None
     forced_cubes: Items(Text)
     forced_cards: Items(Int)

@@ -22,6 +22,7 @@ from minipack import write
 
 from hustings.dsl.pack import load_pack
 from hustings.interpreter import codegen
+from hustings.interpreter.builtins import BUILTINS
 from hustings.interpreter.codegen import Unit, build, build_items, building, unit_for
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game, initial_state, ops_for
@@ -333,6 +334,135 @@ def test_a_malformed_menu_option_is_refused_when_built():
         Unit("test").offer((("nonsense",), None, None, None, 1))
 
 
+# ---- shared subexpressions ------------------------------------------------------------
+def rng(a, b):
+    return ("call", "range", [c(a), c(b)])
+
+
+def count(e):
+    return ("call", "count", [e])
+
+
+def plus(a, b):
+    return ("arith", "+", a, b)
+
+
+def test_a_repeated_subexpression_is_worked_out_once(program):
+    twice = Outcome(program, plus(count(rng(1, 50)), count(rng(1, 50))), None, None)
+    assert twice.answer == value(100)
+    assert twice.work == 50  # range() charges its length: once, not twice
+    # its parts are worked out with it: a list used twice is the same list
+    listed = Outcome(program, ("list", [rng(1, 3), rng(1, 3)]), None, None)
+    assert listed.answer == value([[1, 2, 3], [1, 2, 3]])
+    assert listed.work == 3 + 8  # one range, and the list of lists for what it holds
+
+
+def test_a_shared_subexpression_is_worked_out_at_its_first_use(program):
+    too_long = count(rng(1, 20_000))  # an error whenever it is worked out
+    skipped = ("or", ("and", v("flag"), ("cmp", ">", too_long, c(0))),
+               ("and", v("flag"), ("cmp", ">", too_long, c(1))))
+    assert run(program, skipped, {"flag": False}) == value(False)
+    assert run(program, skipped, {"flag": True}) == (
+        "RuleError", "range(1, 20000) is longer than 10000 numbers")
+    # the first use that is reached works it out; the others read it
+    late = ("ifelse", v("flag"), count(rng(1, 40)), plus(count(rng(1, 40)), count(rng(1, 40))))
+    out = Outcome(program, late, {"flag": False}, None)
+    assert out.answer == value(80) and out.work == 40
+    # an error stays an error at every use, with the same message
+    missing = plus(count(v("nope")), count(v("nope")))
+    assert run(program, missing) == ("RuleError", "'nope' has no value here")
+
+
+def test_what_reads_a_rebound_variable_is_worked_out_at_each_pass(program):
+    doubled = ("arith", "*", IT, c(2))
+    where = ("where", c([1, 2, 3]), ("cmp", ">", plus(doubled, doubled), c(6)))
+    assert run(program, where) == value([2, 3])
+    # what does not read `it` is worked out once for the whole filter
+    invariant = ("where", c([1, 2, 3]), ("cmp", "in", IT, rng(2, 10)))
+    out = Outcome(program, invariant, None, None)
+    assert out.answer == value([2, 3]) and out.work == 3 + 9
+    # the list filtered is worked out by the caller: shared with the caller's own use
+    source = plus(count(rng(1, 5)), count(("where", rng(1, 5), ("cmp", ">", IT, c(2)))))
+    out = Outcome(program, source, None, None)
+    assert out.answer == value(8) and out.work == 5 + 5
+    # an option's list and condition: its variable read afresh for each item
+    unit = Unit("test")
+    twice = plus(v("s"), v("s"))
+    option = (c("x"), "s", c([1, 2, 3]),
+              ("and", ("cmp", "in", v("s"), rng(2, 4)), ("cmp", "!=", twice, c(4))), 9)
+    unit.offer(option, False)
+    unit.compile()
+    m = Machine(program, initial_state(program, 3), ops_for(program))
+    offered: list = []
+    unit.offer(option, False)(m, {}, offered)
+    assert offered == [["branch", 9, "s", 3]]
+    assert m.work == 3  # one range for the three items
+    # (an ordering comparison whose operands may fail has a function of its own: what
+    # they share is shared there)
+
+
+def test_nothing_is_shared_where_chance_is_drawn(program):
+    def forced(m):
+        m.s.forced_rolls.extend([1, 5])
+
+    dice = Outcome(program, plus(("call", "roll", [c(6)]), ("call", "roll", [c(6)])), None,
+                   forced)
+    assert dice.answer == value(6)  # two dice
+    # a function with a die in it shares nothing: the die could change what is read
+    mixed = plus(plus(count(rng(1, 10)), ("call", "roll", [c(6)])), count(rng(1, 10)))
+    assert Outcome(program, mixed, None, forced).work == 20
+
+
+def test_pack_functions_are_pure_when_their_bodies_are_and_none_recurses():
+    functions = {
+        "die": (["n"], ("call", "roll", [v("n")])),
+        "uses_die": ([], ("fn", "die", [c(6)])),
+        "itself": ([], ("fn", "itself", [])),
+        "ping": ([], ("fn", "pong", [])),
+        "pong": ([], ("fn", "ping", [])),
+        "calls_loop": ([], ("fn", "ping", [])),
+        "sum": ([], plus(c(1), c(2))),
+        "uses_sum": ([], plus(("fn", "sum", []), ("fn", "sum", []))),
+        "unknown": ([], ("fn", "nowhere", [])),
+        "malformed": ([], ("nonsense",)),
+    }
+    assert codegen.pure_functions(functions) == {"sum", "uses_sum"}
+    assert not codegen.effects_free(("call", "draw_cube", []), frozenset())
+    assert not codegen.effects_free(("call", "random_pick", [c([1])]), frozenset())
+    assert codegen.effects_free(("fn", "sum", []), frozenset({"sum"}))
+    assert not codegen.effects_free(("fn", "sum", []), frozenset())
+
+
+def test_a_pure_pack_function_called_twice_is_called_once(program):
+    assert "carried_ev" in unit_for(program).pure_functions
+    call = ("fn", "carried_ev", [c("kennedy")])
+    with building(program):
+        twice, alone = build(("list", [call, call])), build(call)
+
+    def setup(m):  # kennedy leads a few states
+        for where in list(program.locations)[:40:3]:
+            if program.locations[where]["kind"] == "state":
+                m.s.pools["state"][where] = ["kennedy", 2]
+
+    m, once = (Machine(program, initial_state(program, 3), ops_for(program)) for _ in "ab")
+    setup(m)
+    setup(once)
+    first = alone(once, {})
+    assert first > 0 and twice(m, {}) == [first, first]
+    assert m.work == once.work  # one call's work
+    # inside it, held(state, who) is written three times and worked out once
+    unit = unit_for(program)
+    held = BUILTINS["held"]
+    bound = unit.names[id(held)]
+    calls = []
+    unit.namespace[bound] = lambda *args: calls.append(args) or held(*args)
+    try:
+        assert alone(once, {}) == first
+    finally:
+        unit.namespace[bound] = held
+    assert len(calls) == 1
+
+
 # ---- every expression compiled ------------------------------------------------------------
 def functions_in(obj, seen=None) -> list[types.FunctionType]:
     """The functions an op holds (in its slots, lists, tuples, dicts and durations)."""
@@ -481,7 +611,7 @@ procedures:
 """
 
 # What the source may name: its own identifiers, never one from content.
-OWN_NAMES = re.compile(r"^(m|env|offered|_e|_x|_saved|_out|_src|_unbound|_t\d+|_g\d+|"
+OWN_NAMES = re.compile(r"^(m|env|offered|_e|_x|_saved|_out|_unbound|_[tgca]\d+|"
                        r"[ecow]_\d+)$")
 OWN_ATTRIBUTES = {"s", "p", "vars", "counters", "zones", "effects", "tracks", "tokens", "pools",
                   "opponents", "locations", "cards", "functions", "get", "show", "work",
@@ -499,12 +629,15 @@ def hostile(tmp_path_factory) -> Path:
 
 
 def random_game(program, seed: int) -> str:
-    """The final save and log of one random game."""
+    """The labels taken, the final save and the log of one random game."""
     game = Game.new(program, seed=seed, safe=False)
     pick = __import__("random").Random(seed)
+    taken = []
     while not game.is_terminal():
-        game.apply_action(pick.randrange(len(game.legal_actions())))
-    return f"{game.save()}\n{chr(10).join(game.state.log)}"
+        legal = game.legal_actions()
+        taken.append(legal[pick.randrange(len(legal))])
+        game.apply_action(taken[-1])
+    return "\n".join([*taken, game.save(), *game.state.log])
 
 
 def test_a_pack_of_python_looking_names_plays_as_data(hostile):

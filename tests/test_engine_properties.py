@@ -197,13 +197,15 @@ def test_save_load_round_trip_at_every_step(program, seed):
 def test_replaying_the_history_reproduces_the_final_state(program, seed):
     original = play_out(program, seed)
     history = list(original.state.history)
-    assert history
+    assert history and all(type(index) is int for index in history)
     replay = Game.new(program, seed=seed)
-    for label in history:
-        replay.apply_action(label)
+    by_label = Game.new(program, seed=seed)
+    for index in history:
+        replay.apply_action(index)
+        by_label.apply_action(by_label.legal_actions()[index])  # the same action, named
     assert replay.is_terminal()
-    assert replay.state.history == history
-    assert replay.save() == original.save()
+    assert replay.state.history == by_label.state.history == history
+    assert replay.save() == by_label.save() == original.save()
 
 
 # ---- 5. illegal actions -------------------------------------------------------

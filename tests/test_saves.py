@@ -133,15 +133,22 @@ def test_sizes_are_bounded(program, midgame):
     def huge_int(d):
         d["vars"]["turn"] = 10**30
 
-    def long_text(d):
-        d["history"][0] = "x" * 10_000
+    def huge_index(d):
+        d["history"][0] = 2**64
 
     def many_items(d):
         d["prevented"] = [1] * 200_000
 
     refused(program, corrupted(midgame, huge_int), "vars.turn")
-    refused(program, corrupted(midgame, long_text), "history.0")
+    refused(program, corrupted(midgame, huge_index), "history.0")
     refused(program, corrupted(midgame, many_items), "prevented")
+
+
+def test_the_history_holds_option_indices(program, midgame):
+    assert all(type(i) is int and i >= 0 for i in json.loads(midgame)["history"])
+    for bad in (-1, "campaign in PA", True, None, [0]):
+        refused(program, corrupted(midgame, lambda d, bad=bad: d["history"].__setitem__(0, bad)),
+                "history.0: Input should be")
 
 
 def test_missing_and_unknown_keys_are_refused(program, midgame):

@@ -32,7 +32,7 @@ class Option:
 
 def options_of(game: Game) -> list[Option]:
     pending = game.state.pending or {}
-    labels = pending.get("options", [])
+    labels = game.legal_actions()
     notes = game.remarks()["notes"]
     payloads = pending.get("payloads") or [None] * len(labels)
     return [Option(i, label, notes[i], place_of(game, payloads[i]))
