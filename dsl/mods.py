@@ -85,25 +85,27 @@ def find_mod_root(path: Path) -> Path | None:
     The search stops at a pack folder (one with pack.yaml): scenario files of a
     pack never pick up a mod.
     """
-    here = path.resolve()
-    for folder in [here, *here.parents] if here.is_dir() else here.parents:
-        if (folder / "mod.yaml").is_file():
-            return folder
-        if (folder / "pack.yaml").is_file():
-            return None
-    return None
+    kind, folder = _content_root(path)
+    return folder if kind == "mod" else None
 
 
 def find_pack_root(path: Path) -> Path | None:
     """The pack folder holding `path` (the nearest folder with pack.yaml), if any; none
     when a mod folder comes first (a mod's scenarios run on the pack it names)."""
+    kind, folder = _content_root(path)
+    return folder if kind == "pack" else None
+
+
+def _content_root(path: Path) -> tuple[str | None, Path | None]:
+    """The nearest folder at or above `path` with mod.yaml ("mod") or pack.yaml ("pack");
+    a folder with both is a mod's."""
     here = path.resolve()
     for folder in [here, *here.parents] if here.is_dir() else here.parents:
         if (folder / "mod.yaml").is_file():
-            return None
+            return "mod", folder
         if (folder / "pack.yaml").is_file():
-            return folder
-    return None
+            return "pack", folder
+    return None, None
 
 
 @dataclass

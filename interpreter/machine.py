@@ -88,13 +88,17 @@ class Machine:
                         break
                 else:
                     self._end_block(f)
-            except RuleError as e:
-                if not e.where:
-                    raise RuleError(str(e), self.position(f)) from None
-                raise
-            except _CONTENT_FAULTS as e:
-                raise RuleError(f"{type(e).__name__}: {str(e)[:200]}", self.position(f)) from None
+            except (RuleError, *_CONTENT_FAULTS) as e:
+                if isinstance(e, RuleError) and e.where:
+                    raise
+                raise self.fault(e, f) from None
         s.steps += 1
+
+    def fault(self, e: Exception, f: Frame) -> RuleError:
+        """An error raised by the instruction `f` is at, as a RuleError at its position (a
+        Python error from broken content keeps its kind in the message)."""
+        text = str(e) if isinstance(e, RuleError) else f"{type(e).__name__}: {str(e)[:200]}"
+        return RuleError(text, self.position(f))
 
     def position(self, f: Frame) -> str:
         positions = self.p.positions
@@ -229,12 +233,10 @@ class Machine:
         f = s.stack[-1]
         try:
             labels = self.ops[f.block][f.pc - 1].labels(self, f.env, s.pending["payloads"])
-        except RuleError as e:
-            if not e.where:
-                raise RuleError(str(e), self.position(f)) from None
-            raise
-        except _CONTENT_FAULTS as e:
-            raise RuleError(f"{type(e).__name__}: {str(e)[:200]}", self.position(f)) from None
+        except (RuleError, *_CONTENT_FAULTS) as e:
+            if isinstance(e, RuleError) and e.where:
+                raise
+            raise self.fault(e, f) from None
         return numbered(labels) if len(set(labels)) < len(labels) else labels
 
     def resolve(self, index: int) -> None:
