@@ -92,6 +92,24 @@ def test_bad_seats_are_reported(capsys):
     assert "unknown agent" in capsys.readouterr().err
 
 
+def test_per_player_flags_seat_as_seat_does():
+    from hustings.tools.cli import build_parser
+    from hustings.tools.commands.simulate import seat_specs, seats
+
+    argv = ["simulate", "--kennedy", "random", "--seat", "nixon=ismcts:iterations=5"]
+    args = build_parser(argv).parse_args(argv)
+    assert seats(seat_specs(args), ["kennedy", "nixon"]) == {
+        "kennedy": "random", "nixon": "ismcts:iterations=5"}
+
+
+def test_a_player_seated_twice_is_refused(capsys, tmp_path):
+    out = str(tmp_path / "r.jsonl")
+    argv = ["simulate", "--games", "1", "--kennedy", "random", "--seat", "kennedy=greedy",
+            "--out", out]
+    assert main(argv) == 2
+    assert "kennedy is seated twice" in capsys.readouterr().err
+
+
 def test_worker_processes_give_the_same_games_in_order(run, program):
     job = Job(Matchup({"kennedy": "greedy", "nixon": "random"}, swap=True), 1, tuple(range(6)))
     records = list(run_local(PackSpec(), program, job, jobs=2))

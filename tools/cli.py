@@ -159,11 +159,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     named = named_command(argv)
     only = named if named in BUILT_IN else None
-    for name, add in (("play", lambda: add_play_parser(sub, pack_players(argv))),
+    for name, add in (("play", lambda: add_play_parser(sub, pack_players(argv, "play"))),
                       ("check", lambda: add_check_parser(sub)),
                       ("scenario", lambda: add_scenario_parser(sub)),
                       ("schema", lambda: add_schema_parser(sub)),
-                      ("", lambda: add_further_parsers(sub)),
+                      ("", lambda: add_further_parsers(sub, argv)),
                       ("bench", lambda: add_bench_parser(sub))):
         if only in (None, name):
             add()
@@ -200,9 +200,12 @@ def add_schema_parser(sub) -> None:
                              "schemas that allow any extra field)")
 
 
-def add_further_parsers(sub) -> None:
+def add_further_parsers(sub, argv: list[str]) -> None:
     for module in discover():
-        module.add_arguments(sub.add_parser(module.NAME, help=module.HELP, allow_abbrev=False))
+        parser = sub.add_parser(module.NAME, help=module.HELP, allow_abbrev=False)
+        module.add_arguments(parser)
+        if hasattr(module, "add_player_flags"):  # seats named after the pack's players
+            module.add_player_flags(parser, pack_players(argv, module.NAME))
 
 
 def add_bench_parser(sub) -> None:
@@ -244,13 +247,22 @@ def add_play_parser(sub, players: list[str] | None) -> None:
                         help="replay a log to its end (the same mods must be given with --mod)")
     source.add_argument("--resume", type=Path, metavar="FILE",
                         help="go on with a saved game (seats as recorded; --seat overrides)")
-    taken = set(play._option_string_actions)
+    flagged = add_seat_flags(play, players, agents)
+    play.epilog = seats_epilog(players, flagged, agents)
+
+
+def add_seat_flags(parser: argparse.ArgumentParser, players: list[str] | None,
+                   choices: list[str] | None) -> list[str]:
+    """`--PLAYER AGENT` for each player whose name no option of `parser` already takes
+    (the same as `--seat PLAYER=AGENT`); the players flagged."""
+    taken = set(parser._option_string_actions)
     flagged = [p for p in players or [] if f"--{p}" not in taken]
     for player in flagged:
-        play.add_argument(f"--{player}", choices=agents, dest=f"seat_{player}", metavar="AGENT",
-                          help=f"who plays {player} (the same as --seat {player}=AGENT)")
-    play.set_defaults(player_flags=flagged)
-    play.epilog = seats_epilog(players, flagged, agents)
+        parser.add_argument(f"--{player}", choices=choices, dest=f"seat_{player}",
+                            metavar="AGENT",
+                            help=f"who plays {player} (the same as --seat {player}=AGENT)")
+    parser.set_defaults(player_flags=flagged)
+    return flagged
 
 
 def seats_epilog(players: list[str] | None, flagged: list[str], agents: list[str]) -> str:
@@ -271,12 +283,13 @@ def seats_epilog(players: list[str] | None, flagged: list[str], agents: list[str
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-def pack_players(argv: list[str]) -> list[str] | None:
-    """The players of the pack a `play` command line names (read cheaply, without compiling).
+def pack_players(argv: list[str], command: str) -> list[str] | None:
+    """The players of the pack a `play` (or `simulate`) command line names, read cheaply,
+    without compiling.
 
     They become the per-player seat flags and are listed by `play --help`. None when the
     pack cannot be read (loading it later reports why)."""
-    if "play" not in argv:
+    if command not in argv:
         return []
     from ..dsl.pack import builtin_pack
 

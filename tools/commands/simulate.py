@@ -44,6 +44,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cli.add_pack_arguments(parser)
 
 
+def add_player_flags(parser: argparse.ArgumentParser, players: list[str] | None) -> None:
+    """`--kennedy greedy` for the 1960 pack: one flag per player of the pack named."""
+    cli.add_seat_flags(parser, players, None)
+
+
+def seat_specs(args: argparse.Namespace) -> list[str]:
+    """--seat PLAYER=AGENT entries, with the per-player flags added as the same."""
+    flagged = [f"{p}={getattr(args, f'seat_{p}')}" for p in getattr(args, "player_flags", [])
+               if getattr(args, f"seat_{p}", None) is not None]
+    return [*args.seat, *flagged]
+
+
 def run(args: argparse.Namespace) -> int:
     spec = PackSpec(str(args.pack) if args.pack else None, cli.parse_options(args.option),
                     tuple(str(m) for m in args.mods))
@@ -55,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        matchup = Matchup(seats(args.seat, program.players), args.swap)
+        matchup = Matchup(seats(seat_specs(args), program.players), args.swap)
         out = results_path(args)
         done = previous(out, args.resume, args.seed, matchup)
     except ValueError as e:
@@ -95,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
 
 def seats(values: list[str], players: list[str]) -> dict[str, str]:
     chosen = dict.fromkeys(players, "greedy")
+    given: dict[str, str] = {}
     for value in values:
         player, eq, agent = value.partition("=")
         if not eq:
@@ -103,6 +116,8 @@ def seats(values: list[str], players: list[str]) -> dict[str, str]:
             raise ValueError(f"--seat {value!r}: no player {player!r}; players: "
                              + ", ".join(players))
         parse_agent(agent)
+        if given.setdefault(player, agent) != agent:
+            raise ValueError(f"{player} is seated twice: {given[player]} and {agent}")
         chosen[player] = agent
     return chosen
 
