@@ -44,7 +44,9 @@ def table_rows() -> list[tuple[list[str], str]]:
 
 
 def help_of(words: list[str]) -> str:
-    parser = subparsers(cli.build_parser(["play"] if words[0] == "play" else []))[words[0]]
+    # play and simulate add a flag per player of the pack the command line names
+    named = [words[0]] if words[0] in ("play", "simulate") else []
+    parser = subparsers(cli.build_parser(named))[words[0]]
     for word in words[1:]:
         parser = subparsers(parser)[word]
     return parser.format_help()

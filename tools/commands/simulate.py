@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_player_flags(parser: argparse.ArgumentParser, players: list[str] | None) -> None:
-    """`--kennedy greedy` for the 1960 pack: one flag per player of the pack named."""
+    """`--PLAYER AGENT`: one flag per player of the pack named (as `play` has)."""
     cli.add_seat_flags(parser, players, None)
 
 
