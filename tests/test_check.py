@@ -2,19 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
 from hustings.dsl.pack import builtin_pack, check_pack
 from hustings.tools.cli import main
-
-
-@pytest.fixture
-def pack(tmp_path):
-    target = tmp_path / "pack"
-    shutil.copytree(builtin_pack(), target, ignore=shutil.ignore_patterns("scenarios"))
-    return target
 
 
 def card_file(pack, number: int):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,12 +20,6 @@ from hustings.tools.cli import main
 
 SECRET = "secret-token: do-not-quote-me-0123456789"
 
-
-@pytest.fixture
-def pack(tmp_path: Path) -> Path:
-    target = tmp_path / "pack"
-    shutil.copytree(builtin_pack(), target, ignore=shutil.ignore_patterns("scenarios"))
-    return target
 
 
 @pytest.fixture

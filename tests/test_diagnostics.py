@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -27,12 +26,6 @@ from hustings.tools.cli import main
 CARD = ("number: {number}\ntitle: Broken\ncp: 2\nrest: 2\nicon: both\nissue: defense\n"
         "state: NY\npersistent: null\ntext: A test card.\nevent: |\n")
 
-
-@pytest.fixture
-def pack(tmp_path: Path) -> Path:
-    target = tmp_path / "pack"
-    shutil.copytree(builtin_pack(), target, ignore=shutil.ignore_patterns("scenarios"))
-    return target
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ searching the broken text, so nothing depends on where things sit in the shipped
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import jsonschema
@@ -27,12 +26,6 @@ CARD = ("number: {number}\ntitle: Broken\ncp: 2\nrest: 2\nicon: both\nissue: def
         "state: NY\npersistent: null\n{extra}text: A test card.\nevent: |\n  {event}\n")
 SAFE = YAML(typ="safe")
 
-
-@pytest.fixture
-def pack(tmp_path: Path) -> Path:
-    target = tmp_path / "pack"
-    shutil.copytree(builtin_pack(), target, ignore=shutil.ignore_patterns("scenarios"))
-    return target
 
 
 def add_card(pack: Path, extra: str = "", event: str = "stop", number: int = 901) -> Path:

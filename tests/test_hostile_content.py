@@ -9,13 +9,12 @@ a few seconds. Budgets and limits are in interpreter/budget.py.
 from __future__ import annotations
 
 import re
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 
-from hustings.dsl.pack import builtin_pack, check_pack, load_pack
+from hustings.dsl.pack import check_pack, load_pack
 from hustings.interpreter.budget import Budget
 from hustings.interpreter.codegen import build
 from hustings.interpreter.errors import RuleError
@@ -24,12 +23,6 @@ from hustings.interpreter.machine import Machine
 
 SECONDS = 5.0  # acceptance 2: every hostile case ends within this
 
-
-@pytest.fixture
-def pack(tmp_path: Path) -> Path:
-    target = tmp_path / "pack"
-    shutil.copytree(builtin_pack(), target, ignore=shutil.ignore_patterns("scenarios"))
-    return target
 
 
 def hostile_entry(pack: Path, body: str) -> Path:

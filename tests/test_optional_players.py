@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from minipack import MANIFEST, make_pack
 
 from hustings.dsl.pack import check_pack, load_pack
 from hustings.interpreter.game import Game
 from hustings.interpreter.invariants import first_violation
-from tests.minipack import MANIFEST, make_pack
 
 TRIO = MANIFEST.replace("players: [ann, bob]", "players: [ann, bob, cy]") + """\
 options:

@@ -5,23 +5,16 @@ compiled where the kind is known, and in the game otherwise."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from hustings.dsl.pack import builtin_pack, check_pack
+from hustings.dsl.pack import check_pack
 from hustings.dsl.scenarios import run_paths
 
 CARD = ("number: {number}\ntitle: Broken\ncp: 2\nrest: 2\nicon: both\nissue: defense\n"
         "state: NY\npersistent: null\ntext: A test card.\nevent: |\n")
 
-
-@pytest.fixture
-def pack(tmp_path: Path) -> Path:
-    target = tmp_path / "pack"
-    shutil.copytree(builtin_pack(), target, ignore=shutil.ignore_patterns("scenarios"))
-    return target
 
 
 def add_card(pack: Path, event: str, number: int = 901) -> Path:
