@@ -27,6 +27,7 @@ import ast
 import contextlib
 import inspect
 import threading
+import types
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -144,6 +145,7 @@ def _compile_program(program: Program) -> Unit:
 
     unit = Unit(program.name)
     unit.pure_functions = pure_functions(program.functions)
+    unit.inliner = Inliner(program.functions, unit.pure_functions)
     with _active(unit):  # the ops made here are thrown away: only the sources are kept
         for block in program.blocks:
             for ins in block:
@@ -152,6 +154,14 @@ def _compile_program(program: Program) -> Unit:
             build(body)
     unit.compile()
     return unit
+
+
+def _shifted(code: types.CodeType, lines: int) -> types.CodeType:
+    """Compiled code as if its source had started `lines` lines further down (a line
+    table counts from its code's first line)."""
+    consts = tuple(_shifted(c, lines) if c.__class__ is types.CodeType else c
+                   for c in code.co_consts)
+    return code.replace(co_firstlineno=code.co_firstlineno + lines, co_consts=consts)
 
 
 def _not_compiled_yet(m, env, *rest):  # pragma: no cover - only a bug would call it
@@ -170,13 +180,15 @@ class Unit:
         self.filename = f"<hustings:{name}>"
         self.lines: list[str] = []
         self.namespace: dict[str, Any] = {"__builtins__": {}, **HELPERS,
-                                          "_unbound": self.unbound}
+                                          "_unbound": self.unbound, "_later": self._later}
+        self.waiting: list[Any] = []  # functions `later` writes: how to, or their names
         self.names: dict[int, str] = {}  # id of an object bound in the namespace -> name
         # id of an expression (of an offer: with whether it is labelled) -> it, function
         self.sites: dict[Any, tuple[Any, str]] = {}
         self.checked: dict[tuple, tuple] = {}  # (id, purpose) -> expression, checked form
         self.bodies: dict[tuple, str] = {}  # (parameters, body lines) -> function name
         self.pure_functions: frozenset[str] = frozenset()  # pack functions with no effects
+        self.inliner = Inliner({}, frozenset())  # writes small pure functions where called
         self.count = 0
         self.compiled = False
         self.source = ""
@@ -218,12 +230,13 @@ class Unit:
             return
         chunk = "\n".join(self.lines[start:]) + "\n"
         self.source += chunk
-        # blank lines before the chunk: its line numbers index self.lines (see _read_at)
-        code = compile("\n" * start + chunk, self.filename, "exec")
+        # moved down past what is compiled already: its line numbers index self.lines
+        # (see _read_at)
+        code = _shifted(compile(chunk, self.filename, "exec"), start)
         exec(code, self.namespace)  # noqa: S102 - our own source
 
     def _site(self, obj: Any, prefix: str, params: tuple[str, ...],
-              emit: Callable[[_Writer], list[str]], guard: bool = True,
+              emit: Callable[[Writer], list[str]], guard: bool = True,
               key: Any = None) -> Callable:
         """The function of `obj`: a placeholder while collecting, else the compiled one
         (written and compiled now when the first pass never saw it)."""
@@ -240,12 +253,13 @@ class Unit:
 
     # ---- writing ----
     def define(self, prefix: str, params: tuple[str, ...],
-               emit: Callable[[_Writer], list[str]], guard: bool = True) -> str:
+               emit: Callable[[Writer], list[str]], guard: bool = True,
+               fast: bool = False) -> str:
         """Write one function; its body comes from `emit`. Guarded, reading a variable
         with no value is the RuleError `'x' has no value here` (a helper needs no guard of
         its own: the function calling it looks at the innermost frame). A body written
         before is that function again (the same text names the same bound objects)."""
-        body = emit(_Writer(self))
+        body = emit(Writer(self, fast=fast))
         key = (params, guard, tuple(body))
         name = self.bodies.get(key)
         if name is not None:
@@ -262,6 +276,25 @@ class Unit:
         self.lines.append("        _unbound(_e, env)")
         self.lines.append("        raise")
         return name
+
+    def later(self, prefix: str, params: tuple[str, ...],
+              emit: Callable[[Writer], list[str]]) -> str:
+        """Source calling a function written (and compiled) only when it is first called:
+        code that seldom runs costs nothing to load."""
+        self.waiting.append((prefix, params, emit))
+        return f"_later({len(self.waiting) - 1})"
+
+    def _later(self, k: int) -> Callable:
+        """Function `k` of `later`, written and compiled now if it is not yet."""
+        slot = self.waiting[k]
+        if slot.__class__ is str:
+            return self.namespace[slot]
+        with self.lock:
+            if self.waiting[k] is slot:
+                name = self.define(*slot)
+                self._compile_pending()
+                self.waiting[k] = name
+        return self.namespace[self.waiting[k]]
 
     def bind(self, obj: Any) -> str:
         """A generated name for an object the source refers to (a builtin, an ordering,
@@ -323,7 +356,7 @@ _UNKNOWN = object()
 
 
 # ---- one function's source ----------------------------------------------------------
-class _Writer:
+class Writer:
     """Writes the body of one generated function.
 
     Shared subexpressions: before writing, `plan` looks for pure subexpressions the
@@ -335,8 +368,12 @@ class _Writer:
     with anything impure in it shares nothing: a draw could change what a later
     occurrence reads."""
 
-    def __init__(self, unit: Unit) -> None:
+    def __init__(self, unit: Unit, tag: str = "", fast: bool = False) -> None:
         self.unit = unit
+        self.tag = tag  # tells its shared temporaries from those of another in one function
+        # Comparisons written inline, a TypeError in them not caught (see `value`).
+        self.fast = fast
+        self.locals: dict[str, str] = {}  # variables read from a Python local (a loop's)
         self.temps = 0
         self.shared: dict[tuple, str] = {}  # key (see `_key`) -> temporary
         self.unset: list[str] = []  # temporaries unset at the function's start
@@ -365,7 +402,7 @@ class _Writer:
             self._count(e, True, counts)
         for key, n in counts.items():
             if n >= 2:
-                name = self.shared[key] = f"_c{len(self.shared) + 1}"
+                name = self.shared[key] = f"_c{self.tag}{len(self.shared) + 1}"
                 (self.unset_each if key[0] else self.unset).append(name)
 
     def _count(self, e: Any, inside: bool, counts: dict) -> None:
@@ -380,7 +417,7 @@ class _Writer:
         counts[key] = seen + (2 if once else 1)
         if seen:
             return
-        for part in _written_here(e):
+        for part in _written_here(e, self.fast):
             self._count(part, inside and not once, counts)
 
     def _key(self, e: Any, inside: bool) -> tuple:
@@ -409,10 +446,24 @@ class _Writer:
         return [f"{' = '.join(self.unset_each)} = _UNSET"] if self.unset_each else []
 
     # ---- writing ----
-    def value(self, e: Any) -> list[str]:
-        """The body of a function returning an expression's value."""
-        self.plan([e])
-        return self.start(["return " + self.expr(e)])
+    def value(self, e: Any, split: bool = True) -> list[str]:
+        """The body of a function returning an expression's value.
+
+        A comparison whose operands could raise a TypeError is False when they do, which
+        takes a helper function per comparison. A pure expression holding one is written
+        twice: first with every comparison inline, and, should a TypeError come up
+        anywhere, again as the language means it (`exact`), run from the start. A pure
+        expression worked out twice gives the same value, and with no TypeError the two
+        agree."""
+        e = self.unit.inliner(e)
+        if not split or self.fast or not _fast_pays(e, self.unit.pure_functions):
+            self.plan([e])
+            return self.start(["return " + self.expr(e)])
+        exact = self.unit.later("x", ("m", "env"), lambda w: w.value(e, split=False))
+        fast = Writer(self.unit, fast=True)
+        fast.plan([e])
+        return fast.start(["try:", f"    return {fast.expr(e)}",
+                           "except _TypeError:", f"    return {exact}(m, env)"])
 
     def expr(self, e: Any) -> str:
         """Python source of an expression's value, parenthesised; a malformed expression
@@ -439,17 +490,31 @@ class _Writer:
     def lit(self, value: Any) -> str:
         return self.unit.literal(value)
 
-    def helper(self, prefix: str, emit: Callable[[_Writer], list[str]],
+    def helper(self, prefix: str, emit: Callable[[Writer], list[str]],
                args: tuple[str, ...] = ()) -> str:
         """A call of a new function whose body needs statements (`args`: the source of
         values it is given besides the machine and the variables, as `_a1`, `_a2`...)."""
         params = ("m", "env", *(f"_a{i}" for i in range(1, len(args) + 1)))
-        name = self.unit.define(prefix, params, emit, guard=False)
+        name = self.unit.define(prefix, params, emit, guard=False, fast=self.fast)
         return f"{name}({', '.join(('m', 'env', *args))})"
 
-    def offer(self, label, var, items, cond, block, labelled: bool = True) -> list[str]:
+    def offer(self, label, var, items, cond, block, labelled: bool = True,
+              split: bool = True) -> list[str]:
         """A menu option: its options appended to `offered` as Menu.run expects (a
         (label, payload) pair, or not `labelled` the payload alone)."""
+        label, items, cond = (self.unit.inliner(e) for e in (label, items, cond))
+        parts = [e for e in (label if labelled else None, items, cond) if e is not None]
+        if split and not self.fast and any(_fast_pays(e, self.unit.pure_functions) for e in parts) \
+                and all(effects_free(e, self.unit.pure_functions) for e in parts):
+            # as `value`: inline comparisons first, and on a TypeError all again exactly
+            exact = self.unit.later("x", ("m", "env", "offered"),
+                                    lambda w: w.offer(label, var, items, cond, block, labelled,
+                                                      split=False))
+            fast = Writer(self.unit, fast=True)
+            body = fast.offer(label, var, items, cond, block, labelled)
+            return ["_n = _len(offered)", "try:", *("    " + line for line in body),
+                    "except _TypeError:", "    del offered[_n:]",
+                    f"    {exact}(m, env, offered)"]
         checked = checked_items(items, OPTION_ITEMS) if items else None
         shown = label if labelled else None
         if checked is None:
@@ -458,6 +523,8 @@ class _Writer:
             self.plan([checked], [cond, shown], var)
         each = self.expr(checked) if checked is not None else None
         self.inside = each is not None
+        if self.inside and var.__class__ is str:
+            self.locals[var] = "_x"  # what the loop just put in env[var]
         test = self.cond(cond) if cond else None
         text = self.expr(label) if labelled else None
         v = "None" if each is None else self.lit(var)
@@ -506,13 +573,13 @@ def _operands(e: Any) -> list | None:
     return parts
 
 
-def _written_here(e: Any) -> list:
+def _written_here(e: Any, fast: bool = False) -> list:
     """The parts of `e` worked out in the function that works out `e`: not a `where`'s
-    condition, nor the operands of a comparison needing a helper (they are written in
-    functions of their own)."""
+    condition, nor (but `fast`) the operands of a comparison needing a helper (they are
+    written in functions of their own)."""
     if e[0] == "where":
         return [e[1]]
-    if e[0] == "cmp" and e[1] in _ORDER and not (_cannot_fail(e[2]) and _cannot_fail(e[3])):
+    if not fast and _guarded_cmp(e):
         return []
     return _operands(e) or []
 
@@ -577,47 +644,125 @@ def pure_functions(functions: dict) -> frozenset[str]:
     return frozenset(pure)
 
 
+# ---- small pure functions, written where they are called ---------------------------
+INLINE_NODES = 120  # a body larger than this, its own calls written in, is called instead
+
+
+class Inliner:
+    """Writes a call of a small pure pack function as its body, each parameter replaced
+    by the argument's expression. The call's scope holds only its parameters, so the
+    body reads no other variable; the arguments are pure, so working one out where the
+    body reads it (or twice, or not at all) gives what working it out first gave. The
+    caller's shared subexpressions then reach into the body: a part of it that does
+    not depend on a loop's variable is worked out once for the whole loop."""
+
+    def __init__(self, functions: dict, pure: frozenset[str]) -> None:
+        self.functions = functions
+        self.pure = pure
+
+    def __call__(self, e: Any) -> Any:
+        if e is None or not self.pure:
+            return e
+        return self.expand(e, None)
+
+    def expand(self, e: Any, scope: dict | None) -> Any:
+        """`e` with its calls written in; inside a body, `scope` maps its parameters to
+        the arguments."""
+        parts = _operands(e)
+        if parts is None:  # malformed: writing it says how
+            return e
+        kind = e[0]
+        if kind == "var":
+            return scope.get(e[1], e) if scope is not None and e[1].__class__ is str else e
+        if kind == "where" and scope is not None and "it" in scope:
+            inner = {k: v for k, v in scope.items() if k != "it"}  # `it` is the item there
+            e = _with_parts(e, lambda p: self.expand(p, scope), only=(0,))
+            e = _with_parts(e, lambda p: self.expand(p, inner), only=(1,))
+        elif parts:
+            e = _with_parts(e, lambda p: self.expand(p, scope))
+        return self.written_in(e) if kind == "fn" else e
+
+    def written_in(self, call: tuple) -> Any:
+        """The call's body with its arguments in, or the call where that cannot be."""
+        name, args = call[1], call[2]
+        spec = self.functions.get(name) if name.__class__ is str else None
+        if name not in self.pure or spec is None or len(spec[0]) != len(args):
+            return call
+        params, body = spec
+        if not variables_read(body) <= set(params):
+            return call
+        if not all(effects_free(a, self.pure) for a in args):
+            return call
+        if _has(body, lambda x: x[0] == "where") and any("it" in variables_read(a) for a in args):
+            return call  # the argument's `it` would be the `where`'s item
+        out = self.expand(body, dict(zip(params, args, strict=True)))
+        return out if _size(out) <= INLINE_NODES else call
+
+
+def _with_parts(e: Any, f: Callable[[Any], Any], only: tuple[int, ...] | None = None) -> Any:
+    """`e` with f applied to each expression it is made of (those at `only`)."""
+    kind = e[0]
+    out = list(e)
+    for i in _PARTS.get(kind, ()):
+        if only is not None and i not in only:
+            continue
+        x = e[1 + i]
+        if x is None:
+            continue
+        if kind in ("list", "fmt", "call", "fn"):
+            out[1 + i] = x.__class__(p if p.__class__ is str and kind == "fmt" else f(p)
+                                     for p in x)
+        else:
+            out[1 + i] = f(x)
+    return e.__class__(out)
+
+
+def _size(e: Any) -> int:
+    parts = _operands(e)
+    return 1 + sum(_size(p) for p in parts) if parts else 1
+
+
 # ---- the generators: one per expression kind ----------------------------------------
 _BOUND = f"{-MAX_INT} <= {{t}} <= {MAX_INT}"
 
 
-def _const(w: _Writer, value) -> str:
+def _const(w: Writer, value) -> str:
     return w.lit(value)
 
 
-def _var(w: _Writer, name) -> str:
+def _var(w: Writer, name) -> str:
     if name.__class__ is not str:
         raise RuleError(f"a variable's name is a text, not {name!r:.80}")
-    return f"env[{name!r}]"
+    return w.locals.get(name) or f"env[{name!r}]"
 
 
-def _global(w: _Writer, name) -> str:
+def _global(w: Writer, name) -> str:
     return f"m.s.vars[{w.lit(name)}]"
 
 
-def _counter(w: _Writer, name, who) -> str:
+def _counter(w: Writer, name, who) -> str:
     return f"m.s.counters[{w.lit(name)}][{w.expr(who)}]"
 
 
-def _zone(w: _Writer, name, who) -> str:
+def _zone(w: Writer, name, who) -> str:
     if who is None:
         return w.lit(name)
     return f"({f'{name}:'!r} + _format({w.expr(who)}))"
 
 
-def _cards(w: _Writer, zone) -> str:
+def _cards(w: Writer, zone) -> str:
     return f"_list(m.s.zones[{w.expr(zone)}])"
 
 
-def _effect(w: _Writer, name, who) -> str:
+def _effect(w: Writer, name, who) -> str:
     return f"_effect_total(m, {w.lit(name)}, {w.expr(who)})"
 
 
-def _effect_list(w: _Writer, name, who) -> str:
+def _effect_list(w: Writer, name, who) -> str:
     return f"_effect_values(m, {w.lit(name)}, {w.expr(who)})"
 
 
-def _attr(w: _Writer, name, sub) -> str:
+def _attr(w: Writer, name, sub) -> str:
     t, loc, n = w.temp(), w.temp(), w.lit(name)
     place = (f"({loc}.get({n}) if ({loc} := m.p.locations.get({t})) is not None "
              f"else _no_property({t}, {n}))")
@@ -625,22 +770,22 @@ def _attr(w: _Writer, name, sub) -> str:
             f"m.p.cards[{t}].get({n}) if {t}.__class__ is _int else {place})")
 
 
-def _token(w: _Writer, who) -> str:
+def _token(w: Writer, who) -> str:
     return f"m.s.tokens.get({w.expr(who)})"
 
 
-def _opponent(w: _Writer, who) -> str:
+def _opponent(w: Writer, who) -> str:
     t = w.temp()
     return f"(m.opponents[{t}] if ({t} := {w.expr(who)}) is not None else None)"
 
 
-def _leader(w: _Writer, pool, loc) -> str:
+def _leader(w: Writer, pool, loc) -> str:
     if not pool:  # the pool of the place's kind
         return f"_leader(m, {w.lit(pool)}, {w.expr(loc)})"
     return f"_owner(m, {w.lit(pool)}, {w.expr(loc)})"
 
 
-def _support_of(w: _Writer, pool, who, loc) -> str:
+def _support_of(w: Writer, pool, who, loc) -> str:
     # who is read only where someone holds the place
     t = w.temp()
     exclusive = (f"({t}[1] if ({t} := m.s.pools[{w.lit(pool)}].get({w.expr(loc)})) "
@@ -649,15 +794,15 @@ def _support_of(w: _Writer, pool, who, loc) -> str:
     return f"({stacking} if {w.lit(pool)} in m.stacking else {exclusive})"
 
 
-def _support_at(w: _Writer, pool, loc) -> str:
+def _support_at(w: Writer, pool, loc) -> str:
     return f"_support(m, {w.lit(pool)}, {w.expr(loc)})"
 
 
-def _track(w: _Writer, name) -> str:
+def _track(w: Writer, name) -> str:
     return f"_list(m.s.tracks[{w.lit(name)}])"
 
 
-def _arith(w: _Writer, op, a, b) -> str:
+def _arith(w: Writer, op, a, b) -> str:
     if op.__class__ is str and op in ("+", "-"):
         t = w.temp()
         return (f"({t} if ({t} := {w.expr(a)} {op} {w.expr(b)}).__class__ is _int "
@@ -672,7 +817,7 @@ _ARITH = {"*": "_mul", "//": "_floordiv", "%": "_mod"}  # helpers of runtime.py
 _ORDER = ("<", "<=", ">", ">=")
 
 
-def _cmp(w: _Writer, op, a, b) -> str:
+def _cmp(w: Writer, op, a, b) -> str:
     if op.__class__ is not str:
         raise RuleError(f"unknown operator {op!r:.80}")
     if op in ("==", "!="):
@@ -685,6 +830,8 @@ def _cmp(w: _Writer, op, a, b) -> str:
         return f"(({t} := {w.expr(b)}) is None or {w.expr(a)} not in {t})"
     if op not in _ORDER:
         raise RuleError(f"unknown operator {op!r:.80}")
+    if w.fast and not (_cannot_fail(a) and _cannot_fail(b)):
+        return f"({w.expr(a)} {op} {w.expr(b)})"
     if _cannot_fail(a) and _cannot_fail(b):
         ta, tb = w.temp(), w.temp()
         return (f"({ta} {op} {tb} if ({ta} := {w.expr(a)}).__class__ is "
@@ -692,12 +839,30 @@ def _cmp(w: _Writer, op, a, b) -> str:
                 f"{w.unit.bind(ORDERED[op])}({ta}, {tb}))")
     # A TypeError anywhere in the operands (a name against a number) makes the comparison
     # False: that needs statements, so a helper function.
-    def body(h: _Writer) -> list[str]:
+    def body(h: Writer) -> list[str]:
         h.plan([a, b])
         return h.start(["try:", f"    return {h.expr(a)} {op} {h.expr(b)}",
                         "except _TypeError:", "    return False"])
 
     return w.helper("c", body)
+
+
+def _guarded_cmp(e: Any) -> bool:
+    """An ordering comparison that is False on a TypeError in its operands."""
+    return (e[0] == "cmp" and len(e) == 4 and e[1] in _ORDER
+            and not (_cannot_fail(e[2]) and _cannot_fail(e[3])))
+
+
+def _fast_pays(e: Any, pure: frozenset[str]) -> bool:
+    """`e` is pure and holds a comparison a TypeError makes False (see Writer.value)."""
+    return _has(e, _guarded_cmp) and effects_free(e, pure)
+
+
+def _has(e: Any, test: Callable[[Any], bool]) -> bool:
+    parts = _operands(e)
+    if parts is None:
+        return False
+    return test(e) or any(_has(p, test) for p in parts)
 
 
 def _cannot_fail(e: Any) -> bool:
@@ -709,33 +874,33 @@ def _cannot_fail(e: Any) -> bool:
     return e[0] in ("var", "global") and len(e) == 2 and e[1].__class__ is str
 
 
-def _ifelse(w: _Writer, cond, a, b) -> str:
+def _ifelse(w: Writer, cond, a, b) -> str:
     return f"({w.expr(a)} if {w.cond(cond)} else {w.expr(b)})"
 
 
-def _and(w: _Writer, a, b) -> str:
+def _and(w: Writer, a, b) -> str:
     return f"(True if {w.cond(a)} and {w.cond(b)} else False)"
 
 
-def _or(w: _Writer, a, b) -> str:
+def _or(w: Writer, a, b) -> str:
     return f"(True if {w.cond(a)} or {w.cond(b)} else False)"
 
 
-def _not(w: _Writer, a) -> str:
+def _not(w: Writer, a) -> str:
     return f"(not {w.cond(a)})"
 
 
-def _neg(w: _Writer, a) -> str:
+def _neg(w: Writer, a) -> str:
     return f"_checked(m, -{w.expr(a)})"
 
 
-def _list(w: _Writer, items) -> str:
+def _list(w: Writer, items) -> str:
     return f"_items(m, [{', '.join(w.expr(i) for i in items)}])"
 
 
-def _where(w: _Writer, src, cond) -> str:
+def _where(w: Writer, src, cond) -> str:
     # the list is worked out by the caller, before `it` is bound (it may share it)
-    def body(h: _Writer) -> list[str]:
+    def body(h: Writer) -> list[str]:
         h.plan([], [cond], "it")
         h.inside = True
         test = h.cond(cond)
@@ -746,35 +911,37 @@ def _where(w: _Writer, src, cond) -> str:
             "    m.work += _len(_a1)",
             "    if m.work > m.work_limit:",
             "        m.charge(0)",
-            "for _x in _a1:",
-            "    env['it'] = _x",
-            *("    " + line for line in h.each_pass()),
-            f"    if {test}:",
-            "        _out.append(_x)",
-            "if _saved is _MISSING:",
-            "    env.pop('it', None)",
-            "else:",
-            "    env['it'] = _saved",
+            "try:",
+            "    for _x in _a1:",
+            "        env['it'] = _x",
+            *("        " + line for line in h.each_pass()),
+            f"        if {test}:",
+            "            _out.append(_x)",
+            "finally:",
+            "    if _saved is _MISSING:",
+            "        env.pop('it', None)",
+            "    else:",
+            "        env['it'] = _saved",
             "return _out",
         ])
 
     return w.helper("w", body, (w.expr(checked_items(src, WHERE_SOURCE)),))
 
 
-def _items(w: _Writer, expr, what) -> str:
+def _items(w: Writer, expr, what) -> str:
     # a text where a list is gone through is an error (see `checked_items`)
     t = w.temp()
     return (f"({t} if ({t} := {w.expr(expr)}).__class__ is not _str "
             f"else _not_a_list({t}, {w.lit(what)}))")
 
 
-def _as_list(w: _Writer, e) -> str:
+def _as_list(w: Writer, e) -> str:
     # a phrase's targets: one place is a list of one place
     t = w.temp()
     return f"({t} if ({t} := {w.expr(e)}).__class__ is _list else _as_list(m, {t}))"
 
 
-def _fmt(w: _Writer, parts) -> str:
+def _fmt(w: Writer, parts) -> str:
     pieces = []
     for p in parts:
         if isinstance(p, str):
@@ -785,7 +952,7 @@ def _fmt(w: _Writer, parts) -> str:
     return f"_text(m, ''.join(({''.join(p + ', ' for p in pieces)})))"
 
 
-def _call(w: _Writer, name, args) -> str:
+def _call(w: Writer, name, args) -> str:
     fn = BUILTINS.get(name) if name.__class__ is str else None
     if fn is None:
         raise RuleError(f"unknown function {name!r:.80}")
@@ -795,7 +962,7 @@ def _call(w: _Writer, name, args) -> str:
     return f"{w.unit.bind(fn)}({', '.join(['m', *(w.expr(a) for a in args)])})"
 
 
-def _fn(w: _Writer, name, args) -> str:
+def _fn(w: Writer, name, args) -> str:
     # found, charged and checked before its arguments are worked out; then its body runs
     # in a fresh scope holding only its parameters
     t = w.temp()

@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from . import rng
+from .blocks import marked, segments_for
 from .budget import DEFAULT, MAX_TEXT, Budget, too_big
 from .codegen import build, building, per_program
 from .errors import RuleError
@@ -18,7 +19,7 @@ from .ops import REACT, REACTION_ID
 from .program import Program
 from .state import Frame, GameState
 
-# Steps between checks of the work and time budgets (a power of two keeps it cheap).
+# Units of work between looks at the clock.
 _CHUNK = 1024
 # Errors a broken program can raise from Python; each becomes a RuleError at its position.
 _CONTENT_FAULTS = (KeyError, TypeError, ValueError, IndexError, AttributeError,
@@ -35,6 +36,7 @@ class Machine:
         # What the current action has spent (reset by `run`), and the log's size so far.
         self.work = 0
         self.work_limit = self.budget.work
+        self.tick_at = self.work_limit  # when compiled code next looks at the budget
         self.deadline = 0.0
         self.log_lines = 0
         self.log_chars = 0
@@ -47,6 +49,7 @@ class Machine:
         # exclusive ([owner, count]). Readers of support branch on this set once per call.
         self.stacking = frozenset(n for n, spec in program.pools.items() if spec.stacking)
         self.functions = functions_for(program)
+        self.segments = segments_for(program, ops)
 
     def fork(self, state: GameState) -> Machine:
         """The same machine on another state (a copy of this one's, with the same log):
@@ -59,33 +62,27 @@ class Machine:
 
     # ---- running -------------------------------------------------------
     def run(self) -> None:
-        """Execute until a decision is pending or the program ends."""
+        """Execute until a decision is pending or the program ends: the top frame's
+        segments (blocks.py) one after another, each running until an instruction
+        pushes, pops or asks a decision."""
         s = self.s
         stack = s.stack
-        ops = self.ops
+        segments = self.segments
+        table, sizes = segments.table, segments.sizes
         self.work = self.log_lines = self.log_chars = 0
         self.work_limit = self.budget.work
+        self.tick_at = min(_CHUNK, self.work_limit)
         self.deadline = time.perf_counter() + self.budget.seconds
-        chunk = _CHUNK
         while s.pending is None and stack:
             f = stack[-1]
-            block = ops[f.block]
-            end = len(block)
-            pc = f.pc
             try:
-                # The top frame's instructions in a row, until one pushes, pops or asks
-                # a decision (the frame on top is then another, or the game waits).
-                while pc < end:
-                    op = block[pc]
-                    pc += 1
-                    f.pc = pc
-                    chunk -= 1
-                    if chunk <= 0:
-                        chunk = _CHUNK
-                        self.tick()
-                    op.run(self, f)
-                    if s.pending is not None or not stack or stack[-1] is not f:
-                        break
+                pc = f.pc
+                if pc < sizes[f.block]:
+                    row = table[f.block]
+                    segment = row[pc] if row is not None else None
+                    if segment is None:
+                        segment = segments.at(f.block, pc)
+                    segment(self, f)
                 else:
                     self._end_block(f)
             except (RuleError, *_CONTENT_FAULTS) as e:
@@ -98,6 +95,10 @@ class Machine:
         """An error raised by the instruction `f` is at, as a RuleError at its position (a
         Python error from broken content keeps its kind in the message)."""
         text = str(e) if isinstance(e, RuleError) else f"{type(e).__name__}: {str(e)[:200]}"
+        at = marked(self.segments.unit, e)
+        positions = self.p.positions
+        if at is not None and 0 <= at[0] < len(positions) and 0 <= at[1] < len(positions[at[0]]):
+            return RuleError(text, positions[at[0]][at[1]])
         return RuleError(text, self.position(f))
 
     def position(self, f: Frame) -> str:
@@ -108,11 +109,12 @@ class Machine:
 
     # ---- the budget ----------------------------------------------------
     def tick(self) -> None:
-        """Every _CHUNK steps: charge them, and stop a runaway past its time."""
-        self.charge(_CHUNK)
+        """Every _CHUNK units of work: stop a runaway past its work or its time."""
+        self.charge(0)
         if time.perf_counter() > self.deadline:
             raise RuleError(f"the rules ran longer than {self.budget.seconds:g} s "
                             "without asking for a decision")
+        self.tick_at = min(self.work + _CHUNK, self.work_limit)
 
     def charge(self, units: int) -> None:
         """Spend work units; past the action's budget the rules are stopped."""

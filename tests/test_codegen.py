@@ -186,10 +186,10 @@ def test_where_binds_it_and_puts_it_back(program):
     assert out.answer == value([3]) and out.env == {"l": [3, 0]}
     nested = ("where", v("l"), ("cmp", "in", IT, ("where", c([2, 3]), ("cmp", "<", IT, c(3)))))
     assert run(program, nested, {"l": [1, 2, 3]}) == value([2])
-    # an error in the filter leaves `it` bound to the item it was at
+    # an error in the filter puts `it` back too (a comparison may make it False)
     failed = Outcome(program, ("where", c([1]), v("nope")), {"it": 0}, None)
     assert failed.answer == ("RuleError", "'nope' has no value here")
-    assert failed.env == {"it": 1}
+    assert failed.env == {"it": 0}
     assert run(program, ("where", c(None), IT))[0] == "TypeError"
     refused = ("RuleError", "what `where` filters must be a list, not the text 'ab' "
                "(a list of one is written [x])")
@@ -431,6 +431,49 @@ def test_pack_functions_are_pure_when_their_bodies_are_and_none_recurses():
     assert not codegen.effects_free(("call", "random_pick", [c([1])]), frozenset())
     assert codegen.effects_free(("fn", "sum", []), frozenset({"sum"}))
     assert not codegen.effects_free(("fn", "sum", []), frozenset())
+
+
+def test_small_pure_functions_are_written_where_they_are_called(program):
+    functions = {
+        "double": (["x"], ("arith", "+", v("x"), v("x"))),
+        "above": (["n"], ("where", c([1, 2, 3]), ("cmp", ">", IT, v("n")))),
+    }
+    unit = Unit("test")
+    unit.pure_functions = codegen.pure_functions(functions)
+    unit.inliner = codegen.Inliner(functions, unit.pure_functions)
+    twice = ("fn", "double", [("fn", "double", [v("a")])])
+    # an argument reading the outer `where`'s item, into a body with a `where` of its own
+    count_above = ("call", "count", [("fn", "above", [IT])])
+    one_above = ("where", c([1, 2, 3]), ("cmp", "==", count_above, c(1)))
+    for e in (twice, one_above, *(body for _, body in functions.values())):
+        unit.function(e)
+    unit.compile()
+    m = Machine(program, initial_state(program, 3), ops_for(program))
+    m.functions = {name: (params, unit.function(body))
+                   for name, (params, body) in functions.items()}
+    assert unit.function(twice)(m, {"a": 3}) == 12
+    assert unit.function(one_above)(m, {}) == [2]
+    assert "'double'" not in unit.source  # written in: no call of it is left
+    assert "_fn_enter(m, 'above'" in unit.source  # called: its `it` would be the wrong one
+
+
+def test_a_failing_comparison_in_a_menu_option_drops_that_item_only(program):
+    m = Machine(program, initial_state(program, 3), ops_for(program))
+    option = (c("l"), "x", c([1, "a", 3]), ("cmp", ">", ("arith", "+", v("x"), c(0)), c(1)), 9)
+    unit = Unit("test")
+    unit.offer(option, False)
+    unit.compile()
+    offered: list = [["branch", 1, None, None]]
+    unit.offer(option, False)(m, {}, offered)
+    assert offered == [["branch", 1, None, None], ["branch", 9, "x", 3]]
+    assert any(w.__class__ is str for w in unit.waiting)  # the exact loop ran: "a" + 0
+
+
+def test_a_where_gives_back_its_item_after_a_failing_comparison(program):
+    failing = ("where", c([1, "a", 3]), ("cmp", ">", ("arith", "+", IT, c(0)), c(1)))
+    outcome = Outcome(program, failing, {"it": "outer"}, None)
+    assert outcome.answer == value([3])
+    assert outcome.env == {"it": "outer"}
 
 
 def test_a_pure_pack_function_called_twice_is_called_once(program):

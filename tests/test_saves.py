@@ -15,10 +15,10 @@ import re
 import pytest
 
 from hustings.dsl.pack import load_pack
-from hustings.interpreter import ops
 from hustings.interpreter.errors import RuleError, SaveError
 from hustings.interpreter.game import Game
 from hustings.interpreter.invariants import first_violation
+from hustings.interpreter.machine import Machine
 from hustings.interpreter.state import clone
 from hustings.schemas.save import FORMAT_VERSION
 
@@ -366,21 +366,19 @@ def test_any_exception_inside_an_action_rolls_back(program, monkeypatch):
     class Boom(Exception):
         """An exception the machine does not turn into a RuleError (as a bug would raise)."""
 
-    def failing(real):
-        def run(self, m, f):
-            calls["n"] += 1
-            if calls["n"] == 5:  # mid-action: history, variables, maybe the board changed
-                raise Boom("boom")
-            real(self, m, f)
-        return run
+    real = Machine.decide
 
-    for cls in set(ops._OPS.values()):
-        monkeypatch.setattr(cls, "run", failing(cls.run))
+    def failing(self, *args, **kwargs):
+        # at the next decision, late in the action: history, variables and board changed
+        calls["n"] += 1
+        raise Boom("boom")
+
+    monkeypatch.setattr(Machine, "decide", failing)
     with pytest.raises(Boom, match="boom"):  # it propagates as it is
         game.apply_action(0)
-    assert calls["n"] == 5
+    assert calls["n"] == 1
     assert game.save() == before
-    monkeypatch.undo()
+    monkeypatch.setattr(Machine, "decide", real)
     # the rolled-back game plays on exactly as an untouched copy does
     game.apply_action(0)
     reference.apply_action(0)
@@ -392,10 +390,10 @@ def test_a_rule_error_rolls_back_too(program, monkeypatch):
     game = play(program, 6, 20, safe=True)
     before = game.save()
 
-    def broken(self, m, f):
+    def broken(self, *args, **kwargs):
         raise RuleError("content bug", "somewhere.yaml:1:1")
 
-    monkeypatch.setattr(ops.Let, "run", broken)
+    monkeypatch.setattr(Machine, "decide", broken)
     with pytest.raises(RuleError):
         for i in range(len(game.legal_actions())):
             game.apply_action(i)

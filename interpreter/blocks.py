@@ -1,0 +1,362 @@
+"""Instruction blocks compiled to Python: straight-line code between decision points.
+
+The machine keeps its frames in the state, so a game can pause at any decision, be
+saved and resume there. Only what may pause needs a frame; everything between two such
+points runs here as ordinary Python, in the program's generated module (codegen.Unit).
+
+A block is *framed* when running it may pause or push a frame: it holds a decision, an
+event, an announcement, a reaction, a guard, `finish`, a call of a framed procedure, or
+a nested block that is framed (or nests too deep to write inline). A framed block is cut
+after each such *pausing* instruction; each piece, a *segment*, is one generated
+function `def s_N(m, f)` that runs the piece's instructions and, last, the pausing one
+(through its op, ops.py), after setting the frame's `pc` past it. The body of an `if`,
+a `for`, a `repeat` or a `while` that is not framed is written inline, as the Python
+statement of the same name. A procedure whose block is not framed, calling only such
+procedures, is a Python function `def p_N(m, env)` and is called without a frame.
+
+Every line that runs an instruction ends with a marker `#@B:P` (block B, instruction
+P): an error raised there is reported at that instruction's position in the content,
+as it was when every block ran in a frame. Work is charged as before, one unit per
+instruction: a piece of straight-line code charges its length as it starts, and a loop
+looks at the budget (and the clock, every so often) at each pass.
+
+Content reaches the source only as literals (codegen.Unit.literal); every identifier is
+made here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .codegen import Unit, Writer, checked_items, per_program, unit_for
+from .errors import RuleError
+from .narration import CAUSE
+from .program import Program
+
+# Instructions that end a segment: they may pause, push a frame or pop one (a guard's
+# reaction stops when its condition fails; `finish` empties the stack).
+_PAUSING = frozenset({"choose", "menu", "event", "announce", "react", "guard", "finish"})
+# How deep blocks nest inline; a deeper one runs in a frame (Python limits nesting).
+MAX_INLINE_DEPTH = 10
+_MARK = re.compile(r"#@(\d+):(\d+)$")
+FOR_ITEMS = "what `for` runs over"  # as ops.For names it
+
+
+def sub_blocks(ins: tuple) -> list[int]:
+    """The blocks nested in an instruction, in the order they appear."""
+    kind = ins[0]
+    if kind == "if":
+        return [b for _, b in ins[1]] + ([ins[2]] if ins[2] is not None else [])
+    if kind in ("for", "while"):
+        return [ins[3]]
+    if kind == "repeat":
+        return [ins[2]]
+    return []
+
+
+class Plan:
+    """Which blocks need frames, given the procedures called without one (`direct`)."""
+
+    def __init__(self, program: Program, direct: frozenset[str]) -> None:
+        self.blocks = program.blocks
+        self.direct = direct
+        self.memo: dict[tuple[int, int], bool] = {}
+
+    def pauses(self, ins: tuple, depth: int) -> bool:
+        kind = ins[0]
+        if kind in _PAUSING:
+            return True
+        if kind == "call":
+            return ins[1] not in self.direct
+        return any(self.framed(b, depth + 1) for b in sub_blocks(ins))
+
+    def framed(self, block: int, depth: int) -> bool:
+        if depth > MAX_INLINE_DEPTH:
+            return True
+        key = (block, depth)
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = self.memo[key] = any(self.pauses(i, depth) for i in self.blocks[block])
+        return hit
+
+
+def direct_procedures(program: Program) -> frozenset[str]:
+    """The procedures called as Python functions: their blocks need no frame, counting
+    as frameless only the procedures found so in an earlier round (so none recurses)."""
+    direct: frozenset[str] = frozenset()
+    while True:
+        plan = Plan(program, direct)
+        found = {name for name, spec in program.procedures.items()
+                 if name not in direct and not plan.framed(spec.block, 0)}
+        if not found:
+            return direct
+        direct = direct | found
+
+
+class Segments:
+    """The compiled segments of one program's blocks: `at(block, pc)` is the function
+    running block `block` from instruction `pc`."""
+
+    def __init__(self, program: Program, ops: list[list[Any]]) -> None:
+        self.program = program
+        self.ops = ops
+        self.unit: Unit = unit_for(program)
+        self.plan = Plan(program, direct_procedures(program))
+        self.table: list[list | None] = [None] * len(program.blocks)
+        self.functions: dict[str, str] = {}  # procedure -> its generated function
+        self.count = 0  # generated locals and tags so far
+        self.written: list[tuple[int, int, str]] = []  # (block, pc, function) to look up
+        self.blocks_written: set[int] = set()
+        self.sizes = [len(block) for block in program.blocks]
+        self.unit.namespace.update(_Scope=Scope, _RuleError=RuleError, _range=range)
+
+    def _compile(self) -> None:
+        self.unit.compile()
+        for block, pc, name in self.written:
+            self._row(block)[pc] = self.unit.namespace[name]
+        self.written.clear()
+
+    def at(self, block: int, pc: int):
+        """The segment starting at instruction `pc` of `block`. A block's segments are
+        written the first time one of them runs (a game runs a part of its rules only;
+        a starting point no pausing instruction makes, as a save could name, is written
+        alone)."""
+        row = self.table[block]
+        fn = row[pc] if row is not None else None
+        if fn is None:
+            with self.unit.lock:
+                if block not in self.blocks_written:
+                    self._write_block(block)
+                if self._row(block)[pc] is None and not any(
+                        (b, p) == (block, pc) for b, p, _ in self.written):
+                    self._write_segment(block, pc)
+                self._compile()
+            fn = self._row(block)[pc]
+        return fn
+
+    def _row(self, block: int) -> list:
+        row = self.table[block]
+        if row is None:
+            row = self.table[block] = [None] * len(self.program.blocks[block])
+        return row
+
+    # ---- writing ----
+    def _write_block(self, block: int) -> None:
+        """Every segment of a block: from its start and after each pausing instruction."""
+        self.blocks_written.add(block)
+        instructions = self.program.blocks[block]
+        starts = [0] + [pc + 1 for pc, ins in enumerate(instructions)
+                        if self.plan.pauses(ins, 0) and pc + 1 < len(instructions)]
+        for pc in starts:
+            if pc < len(instructions):
+                self._write_segment(block, pc)
+
+    def _write_segment(self, block: int, start: int) -> None:
+        instructions = self.program.blocks[block]
+        end = start
+        while end < len(instructions) and not self.plan.pauses(instructions[end], 0):
+            end += 1
+        size = end - start + (1 if end < len(instructions) else 0)
+
+        def emit(_w: Writer) -> list[str]:
+            out = ["env = f.env"]
+            self._charge(out, "", size, (block, start), loop=True)
+            for pc in range(start, end):
+                self._instruction(out, "", block, pc, 0, framed=True)
+            if end < len(instructions):  # the pausing instruction, through its op
+                op = self.unit.bind(self.ops[block][end])
+                out.append(f"f.pc = {end + 1}")
+                out.append(f"{op}.run(m, f){_mark(block, end)}")
+            else:
+                out.append(f"f.pc = {end}")
+            return out
+
+        self.written.append((block, start, self.unit.define("s", ("m", "f"), emit)))
+
+    def _procedure(self, name: str) -> str:
+        """The function of a procedure called without a frame (written once)."""
+        fn = self.functions.get(name)
+        if fn is not None:
+            return fn
+        block = self.program.procedures[name].block
+
+        def emit(_w: Writer) -> list[str]:
+            out: list[str] = []
+            self._body(out, "", block, 0, framed=False, loop=True)
+            # an op run through its `run` reads its variables from a scope
+            return ["f = _Scope(env)", *out] if any(".run(m, f)" in line for line in out) \
+                else out
+
+        fn = self.functions[name] = self.unit.define("p", ("m", "env"), emit)
+        return fn
+
+    def _local(self, prefix: str) -> str:
+        self.count += 1
+        return f"_{prefix}{self.count}"
+
+    def _charge(self, out: list[str], ind: str, n: int, at: tuple[int, int],
+                loop: bool) -> None:
+        """Charge n units of work; at a loop's pass (or a segment's start), look at the
+        budget too."""
+        mark = _mark(*at)
+        out.append(f"{ind}m.work += {n}{mark}")
+        if loop:
+            out.append(f"{ind}if m.work > m.tick_at: m.tick(){mark}")
+
+    def _body(self, out: list[str], ind: str, block: int, depth: int, framed: bool,
+              loop: bool = False) -> None:
+        """A whole block written inline (it is not framed)."""
+        instructions = self.program.blocks[block]
+        if not instructions:
+            out.append(f"{ind}pass")
+            return
+        self._charge(out, ind, len(instructions), (block, 0), loop)
+        for pc in range(len(instructions)):
+            self._instruction(out, ind, block, pc, depth, framed)
+
+    def _expr(self, out: list[str], ind: str, e: Any, mark: str, cond: bool = False) -> str:
+        """An expression's source; the lines that must come before it go to `out`."""
+        w = Writer(self.unit, self._local("e") + "_")
+        e = self.unit.inliner(e)
+        w.plan([e])
+        code = w.cond(e) if cond else w.expr(e)
+        out.extend(f"{ind}{line}{mark}" for line in w.start([]))
+        return code
+
+    def _instruction(self, out: list[str], ind: str, block: int, pc: int, depth: int,
+                     framed: bool) -> None:
+        """One instruction that does not pause, written inline. `framed`: the code runs in
+        the frame `f` (a `stop` pops frames); else in a procedure's function (it returns)."""
+        ins = self.program.blocks[block][pc]
+        kind, mark = ins[0], _mark(block, pc)
+        lit = self.unit.literal
+        if kind == "let":
+            code = self._expr(out, ind, ins[2], mark)
+            out.append(f"{ind}env[{_name(ins[1])}] = {code}{mark}")
+        elif kind == "set":
+            code = self._expr(out, ind, ins[2], mark)
+            out.append(f"{ind}m.s.vars[{lit(ins[1])}] = {code}{mark}")
+        elif kind == "say":
+            code, t = self._expr(out, ind, ins[1], mark), self._local("s")
+            out.append(f"{ind}{t} = {code}{mark}")
+            out.append(f"{ind}m.say({t} if {t}.__class__ is _str else m.show({t})){mark}")
+        elif kind == "stop":
+            if framed:
+                out.append(f"{ind}m.stop(){mark}")
+            out.append(f"{ind}return{mark}")
+        elif kind == "if":
+            self._if(out, ind, ins, mark, depth, framed)
+        elif kind == "for":
+            self._for(out, ind, ins, mark, depth, framed)
+        elif kind == "repeat":
+            n = self._local("n")
+            out.append(f"{ind}{n} = {self._expr(out, ind, ins[1], mark)}{mark}")
+            out.append(f"{ind}if {n} > 0:{mark}")
+            out.append(f"{ind}    for _ in _range({n}):{mark}")
+            self._body(out, ind + "        ", ins[2], depth + 1, framed, loop=True)
+        elif kind == "while":
+            self._while(out, ind, ins, mark, depth, framed)
+        elif kind == "call":
+            self._call(out, ind, ins, mark)
+        else:  # through its op: `f` is the frame, or in a procedure's function its scope
+            out.append(f"{ind}{self.unit.bind(self.ops[block][pc])}.run(m, f){mark}")
+
+    def _if(self, out, ind, ins, mark, depth, framed) -> None:
+        branches, otherwise = ins[1], ins[2]
+        tests = [self._expr(out, ind, cond, mark, cond=True) for cond, _ in branches]
+        for k, ((_, b), test) in enumerate(zip(branches, tests, strict=True)):
+            out.append(f"{ind}{'if' if k == 0 else 'elif'} {test}:{mark}")
+            self._body(out, ind + "    ", b, depth + 1, framed)
+        if otherwise is not None:
+            out.append(f"{ind}else:")
+            self._body(out, ind + "    ", otherwise, depth + 1, framed)
+
+    def _for(self, out, ind, ins, mark, depth, framed) -> None:
+        _, var, items, body = ins
+        seq, x = self._local("l"), self._local("x")
+        code = self._expr(out, ind, checked_items(items, FOR_ITEMS), mark)
+        out.append(f"{ind}{seq} = {code}{mark}")
+        out.append(f"{ind}if {seq}:{mark}")
+        out.append(f"{ind}    m.work += _len({seq}){mark}")
+        out.append(f"{ind}    for {x} in _list({seq}):{mark}")
+        out.append(f"{ind}        env[{_name(var)}] = {x}{mark}")
+        self._body(out, ind + "        ", body, depth + 1, framed, loop=True)
+
+    def _while(self, out, ind, ins, mark, depth, framed) -> None:
+        _, cond, bound, body = ins
+        i = self._local("i")
+        first = self._expr(out, ind, cond, mark, cond=True)
+        out.append(f"{ind}if {first}:{mark}")
+        out.append(f"{ind}    {i} = 0{mark}")
+        out.append(f"{ind}    while True:{mark}")
+        inner = ind + "        "
+        self._body(out, inner, body, depth + 1, framed, loop=True)
+        again = self._expr(out, inner, cond, mark, cond=True)
+        out.append(f"{inner}if not {again}:{mark}")
+        out.append(f"{inner}    break{mark}")
+        out.append(f"{inner}{i} += 1{mark}")
+        out.append(f"{inner}if {i} >= {self.unit.literal(bound)}:{mark}")
+        out.append(f"{inner}    raise _RuleError('a while loop ran past its bound'){mark}")
+
+    def _call(self, out, ind, ins, mark) -> None:
+        """A procedure called without a frame: its variables, then its function."""
+        _, proc, args = ins
+        spec = self.program.procedures[proc]
+        fn = self._procedure(proc)
+        scope = self._local("a")
+        defaults = f"{self.unit.bind(spec.defaults)}.copy()" if spec.defaults else "{}"
+        out.append(f"{ind}{scope} = {defaults}{mark}")
+        for name, e in args:
+            code = self._expr(out, ind, e, mark)
+            out.append(f"{ind}{scope}[{_name(name)}] = {code}{mark}")
+        cause = repr(CAUSE)
+        out.append(f"{ind}if {cause} in env: {scope}[{cause}] = env[{cause}]{mark}")
+        out.append(f"{ind}{fn}(m, {scope}){mark}")
+
+
+class Scope:
+    """What an op reads of its frame (its variables), in a procedure run without one."""
+
+    __slots__ = ("env",)
+
+    def __init__(self, env: dict) -> None:
+        self.env = env
+
+
+def _mark(block: int, pc: int) -> str:
+    return f"  #@{block}:{pc}"
+
+
+def _name(name: Any) -> str:
+    if name.__class__ is not str:
+        raise RuleError(f"a variable's name is a text, not {name!r:.80}")
+    return repr(name)
+
+
+def marked(unit: Unit, error: BaseException) -> tuple[int, int] | None:
+    """The instruction (block, pc) at the innermost marked generated line an error went
+    through, or the error it was raised handling went through (`'x' has no value here`
+    is raised in place of a KeyError): where it happened in compiled code."""
+    seen = 0
+    while error is not None and seen < 4:
+        found = None
+        tb = error.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_globals is unit.namespace and 0 < tb.tb_lineno <= len(unit.lines):
+                hit = _MARK.search(unit.lines[tb.tb_lineno - 1])
+                if hit:
+                    found = (int(hit[1]), int(hit[2]))
+            tb = tb.tb_next
+        if found is not None:
+            return found
+        error, seen = error.__context__, seen + 1
+    return None
+
+
+_SEGMENTS: dict[int, tuple] = {}
+
+
+def segments_for(program: Program, ops: list[list[Any]]) -> Segments:
+    """The program's segments, written and compiled once while the program lives."""
+    return per_program(_SEGMENTS, program, lambda p: Segments(p, ops))
