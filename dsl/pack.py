@@ -6,8 +6,6 @@ compiled -> effect graph checks -> Program.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +13,7 @@ from ..interpreter.builtins import ARITY
 from ..interpreter.program import PoolSpec, ProcedureSpec, Program, ZoneSpec
 from ..schemas.content import Board, Card, CardList, NumericTrack, PackManifest, RulesFile, TextDef
 from .compiler import Compiler, Symbols
-from .diagnostics import ContentError, Report, Source, did_you_mean
+from .diagnostics import Report, Source, did_you_mean
 from .fields import (
     CARD_OWN,
     LOCATION_OWN,
@@ -25,57 +23,18 @@ from .fields import (
     warn_plain_words,
 )
 from .graph import check_graph, path_lengths
+from .loading import Loaded, ModPaths, PackStats, builtin_pack
 from .mods import ModStack, node_source
 from .validation import read_cards, validate
 from .view import check_view
 from .yamlsource import YamlFile, confined_entry, read_yaml
 
-BUILTIN_PACKS = Path(__file__).resolve().parent.parent / "content"
 
-
-def builtin_pack(name: str = "1960") -> Path:
-    return BUILTIN_PACKS / name
-
-
-@dataclass
-class PackStats:
-    cards: int = 0
-    kinds: dict[str, int] = field(default_factory=dict)  # cards of each kind, declared first
-    events: dict[str, int] = field(default_factory=dict)  # of those, cards with an event
-    expect_events: set[str] = field(default_factory=set)  # kinds whose cards all want one
-    without_event: list[int] = field(default_factory=list)  # cards of those kinds lacking one
-    procedures: int = 0
-
-
-@dataclass
-class Loaded:
-    program: Program | None
-    report: Report
-    stats: PackStats
-
-
-ModPaths = Iterable[Path | str]
-
-
-def load_pack(path: Path | str | None = None, options: dict[str, bool] | None = None,
-              mods: ModPaths = ()) -> Program:
-    """Compile a pack, with mods applied in order; raise ContentError listing every problem."""
-    loaded = check_pack(path, options, mods)
-    if loaded.program is None:
-        raise ContentError(loaded.report)
-    return loaded.program
-
-
-def check_pack(path: Path | str | None = None, options: dict[str, bool] | None = None,
-               mods: ModPaths = ()) -> Loaded:
-    """Load and compile a pack (default: the built-in 1960) with mod folders applied in order.
-
-    The files on disk are only read: mods change the pack as it is loaded.
-    """
-    root = Path(path) if path is not None else builtin_pack()
+def compile_pack(root: Path, options: dict[str, bool], mods: list[Path]) -> Loaded:
+    """Read and compile a pack with its mods, whatever the cache holds (see loading.py)."""
     report = Report()
     stats = PackStats()
-    program = _Loader(root, report, stats, options or {}, [Path(m) for m in mods]).load()
+    program = _Loader(root, report, stats, options, mods).load()
     if report.errors:
         program = None
     return Loaded(program, report, stats)

@@ -26,8 +26,8 @@ from ..interpreter.state import Frame
 from ..interpreter.support import holdings
 from ..schemas.scenario import Expect, Scenario, ScenarioFile, Setup
 from .diagnostics import ContentError, Diagnostic, Report, Source
+from .loading import load_pack
 from .mods import find_mod_root, find_pack_root
-from .pack import load_pack
 from .scenario_names import check_names
 from .validation import validate
 from .yamlsource import YamlFile, read_yaml

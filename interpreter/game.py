@@ -18,8 +18,6 @@ import copy
 import json
 from typing import Any
 
-from pydantic import ValidationError
-
 from . import rng
 from .budget import Budget
 from .codegen import per_program
@@ -91,7 +89,8 @@ def parse_save(text: str) -> dict[str, Any]:
     return data
 
 
-def first_error(e: ValidationError) -> str:
+def first_error(e: Any) -> str:
+    """The first problem of a pydantic ValidationError, as `where: what`."""
     err = e.errors(include_url=False)[0]
     where = ".".join(str(part) for part in err["loc"]) or "the save"
     return f"{where}: {err['msg']}"
@@ -128,6 +127,8 @@ class Game:
         including that the pending decision is the one the rules offer at that point.
         Nothing is kept of a refused save.
         """
+        from pydantic import ValidationError  # saves only: play need not import it
+
         from ..schemas.save import SaveFile
 
         data = parse_save(text)

@@ -1,13 +1,18 @@
-"""Fixtures the test files share."""
+"""Fixtures the test files share, and the environment every test runs in."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-from hustings.dsl.pack import builtin_pack
+from hustings.dsl.loading import builtin_pack
+
+# Every test compiles the packs it loads (and so do the commands it runs): the pack cache
+# is proven by its own tests (test_pack_cache.py), which turn it on in a folder of theirs.
+os.environ["HUSTINGS_CACHE"] = "off"
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 from hustings.interpreter.game import Game
 from hustings.tools.adapters.encoding import Layout, max_actions
 

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from hustings.dsl.pack import builtin_pack, check_pack, load_pack
+from hustings.dsl.loading import builtin_pack, check_pack, load_pack
 from hustings.interpreter.game import Game
 from hustings.tools.agents import AGENTS, make_agent, parse_agent, position_value
 from hustings.tools.search import determinize, unseen_slots

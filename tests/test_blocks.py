@@ -14,7 +14,7 @@ import random
 import pytest
 from minipack import make_pack
 
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 from hustings.interpreter.blocks import MAX_INLINE_DEPTH, direct_procedures
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from hustings.dsl.pack import builtin_pack, check_pack, load_pack
+from hustings.dsl.loading import builtin_pack, check_pack, load_pack
 from hustings.interpreter.game import Game
 from hustings.tools.agents import greedy_agent, random_agent
 from hustings.tools.cli import main

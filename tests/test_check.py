@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hustings.dsl.pack import builtin_pack, check_pack
+from hustings.dsl.loading import builtin_pack, check_pack
 from hustings.tools.cli import main
 
 

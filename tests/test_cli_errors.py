@@ -107,7 +107,7 @@ def test_ctrl_c_outside_a_game_exits_130(capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("hustings.dsl.pack.check_pack", interrupted)
+    monkeypatch.setattr("hustings.dsl.loading.check_pack", interrupted)
     code, _, err = run(capsys, "check")
     assert code == 130 and one_line_error(err) == "hustings: interrupted"
 
@@ -236,7 +236,7 @@ def boom(*args, **kwargs):
 
 CRASHES = {
     "play": ("hustings.tools.play.Session.start", ["play", "--seed", "1"]),
-    "check": ("hustings.dsl.pack.check_pack", ["check"]),
+    "check": ("hustings.dsl.loading.check_pack", ["check"]),
     "scenario": ("hustings.dsl.scenarios.run_paths", ["scenario", "."]),
     "bench": ("hustings.tools.agents.random_agent", ["bench", "--games", "1"]),
     "schema": ("hustings.schemas.export.write_schemas", ["schema", "--out", "{tmp}"]),
@@ -282,7 +282,7 @@ def test_every_further_command_reports_a_crash_as_a_bug(capsys, monkeypatch):
 
 
 def test_debug_shows_the_traceback(capsys, monkeypatch):
-    monkeypatch.setattr("hustings.dsl.pack.check_pack", boom)
+    monkeypatch.setattr("hustings.dsl.loading.check_pack", boom)
     code, _, err = run(capsys, "--debug", "check")
     assert code == 3 and "Traceback" in err and "ZeroDivisionError: planted" in err
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 from hustings.interpreter.game import Game
 from hustings.tools.cli import main
 

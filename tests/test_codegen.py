@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from minipack import write
 
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 from hustings.interpreter import codegen
 from hustings.interpreter.builtins import BUILTINS
 from hustings.interpreter.codegen import Unit, build, build_items, building, unit_for

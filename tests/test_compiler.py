@@ -6,7 +6,7 @@ import pytest
 
 from hustings.dsl.compiler import Compiler, Symbols
 from hustings.dsl.diagnostics import Report, Source
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +89,7 @@ def test_unknown_duration(program):
 def test_runaway_content_stops_with_a_rule_error_not_a_hang(tmp_path, body):
     import shutil
 
-    from hustings.dsl.pack import builtin_pack
+    from hustings.dsl.loading import builtin_pack
     from hustings.dsl.scenarios import Runner
     from hustings.schemas.scenario import Scenario
 

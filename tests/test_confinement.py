@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hustings.dsl.pack import builtin_pack, check_pack
+from hustings.dsl.loading import builtin_pack, check_pack
 from hustings.tools.cli import main
 
 SECRET = "secret-token: do-not-quote-me-0123456789"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from hustings.dsl.pack import builtin_pack
+from hustings.dsl.loading import builtin_pack
 from hustings.tools.commands.fuzz import run as fuzz_command
 from hustings.tools.fuzzing import Mutator, Summary, block_lines, fuzz
 

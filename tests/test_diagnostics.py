@@ -17,7 +17,7 @@ from ruamel.yaml import YAML
 from hustings.dsl import pack as pack_module
 from hustings.dsl.compiler import Symbols, _Unit
 from hustings.dsl.diagnostics import Report
-from hustings.dsl.pack import builtin_pack, check_pack
+from hustings.dsl.loading import builtin_pack, check_pack
 from hustings.dsl.validation import check_card_fields, validate
 from hustings.dsl.yamlsource import read_yaml
 from hustings.schemas.content import Card, PackManifest

@@ -20,7 +20,7 @@ import random
 
 import pytest
 
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 from hustings.interpreter.errors import IllegalAction
 from hustings.interpreter.game import Game
 from hustings.interpreter.invariants import first_violation, piece_counters, piece_totals

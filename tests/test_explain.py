@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hustings.dsl.pack import builtin_pack, load_pack
+from hustings.dsl.loading import builtin_pack, load_pack
 from hustings.tools import cli
 from hustings.tools.reading.card_lookup import find_card
 from hustings.tools.reading.effect_graph import effect_graph, to_dot, to_mermaid
@@ -158,7 +158,7 @@ def test_outlines_read_like_the_cards(program):
 def test_an_option_with_a_settled_condition_reads_without_it(tmp_path):
     import shutil
 
-    from hustings.dsl.pack import check_pack
+    from hustings.dsl.loading import check_pack
 
     pack = shutil.copytree(builtin_pack(), tmp_path / "pack",
                            ignore=shutil.ignore_patterns("scenarios"))

@@ -17,7 +17,8 @@ from ruamel.yaml import YAML
 
 from hustings.dsl.compiler import Compiler, Symbols
 from hustings.dsl.diagnostics import Report, Source
-from hustings.dsl.pack import builtin_pack, check_pack, pack_declarations
+from hustings.dsl.loading import builtin_pack, check_pack
+from hustings.dsl.pack import pack_declarations
 from hustings.schemas.export import DEFAULT_FOLDER, pack_schemas
 from hustings.tools.cli import main
 from hustings.tools.commands.new import field_lines

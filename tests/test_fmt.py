@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from hustings.dsl.pack import builtin_pack
+from hustings.dsl.loading import builtin_pack
 from hustings.tools.cli import main
 from hustings.tools.formatting import CARD, format_text
 

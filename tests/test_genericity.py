@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME_WORDS = re.compile(r"kennedy|nixon|momentum|electoral|endorse", re.I)
@@ -57,7 +57,7 @@ def test_the_engine_and_tools_never_name_the_second_game(folder):
 
 
 def test_no_card_title_of_the_second_game_in_any_python_file_outside_tests():
-    from hustings.dsl.pack import builtin_pack
+    from hustings.dsl.loading import builtin_pack
 
     program = load_pack(builtin_pack("campaign-trail"),
                         options={"third_party": True, "dirty_politics": True})

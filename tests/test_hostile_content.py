@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hustings.dsl.pack import check_pack, load_pack
+from hustings.dsl.loading import check_pack, load_pack
 from hustings.interpreter.budget import Budget
 from hustings.interpreter.codegen import build
 from hustings.interpreter.errors import RuleError

@@ -13,7 +13,7 @@ import random
 import pytest
 from minipack import make_pack
 
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 from hustings.interpreter.codegen import build_offer, building
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from minipack import make_mod, make_pack
 
-from hustings.dsl.pack import check_pack, load_pack
+from hustings.dsl.loading import check_pack, load_pack
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game
 from hustings.interpreter.invariants import first_violation

@@ -16,7 +16,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from hustings.dsl.diagnostics import Report
-from hustings.dsl.pack import builtin_pack
+from hustings.dsl.loading import builtin_pack
 from hustings.dsl.scenarios import Runner, load_scenarios, scenario_files
 
 MODS = builtin_pack().parent / "mods"

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from hustings.dsl.pack import builtin_pack, load_pack
+from hustings.dsl.loading import builtin_pack, load_pack
 from hustings.interpreter.game import Game
 from hustings.interpreter.invariants import first_violation
 from hustings.tools.cli import main

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from hustings.dsl.diagnostics import ContentError, Report
+from hustings.dsl.loading import BUILTIN_PACKS, builtin_pack, check_pack, load_pack
 from hustings.dsl.mods import find_mod_root
-from hustings.dsl.pack import BUILTIN_PACKS, builtin_pack, check_pack, load_pack
 from hustings.dsl.scenarios import Runner, load_scenarios, run_paths, scenario_files
 from hustings.tools.cli import main
 

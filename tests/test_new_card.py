@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from ruamel.yaml import YAML
 
-from hustings.dsl.pack import BUILTIN_PACKS, builtin_pack, check_pack
+from hustings.dsl.loading import BUILTIN_PACKS, builtin_pack, check_pack
 from hustings.schemas.export import DEFAULT_FOLDER
 from hustings.tools.cli import main
 from hustings.tools.commands.new import PLACEHOLDER, card_text, schema_ref

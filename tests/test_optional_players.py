@@ -13,7 +13,7 @@ import random
 import pytest
 from minipack import MANIFEST, make_pack
 
-from hustings.dsl.pack import check_pack, load_pack
+from hustings.dsl.loading import check_pack, load_pack
 from hustings.interpreter.game import Game
 from hustings.interpreter.invariants import first_violation
 

@@ -13,7 +13,7 @@ from lark.grammar import Rule
 from lark.lexer import TerminalDef
 
 from hustings.dsl import _parser_tables, parser, standalone
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 
 REGENERATE = "dsl/_parser_tables.py is stale: run `python -m hustings.dsl.standalone`"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from hustings.dsl.pack import builtin_pack, load_pack
+from hustings.dsl.loading import builtin_pack, load_pack
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "1960"
 needs_reference = pytest.mark.skipif(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from hustings.dsl.fingerprint import folder_hash
-from hustings.dsl.pack import BUILTIN_PACKS, load_pack
+from hustings.dsl.loading import BUILTIN_PACKS, load_pack
 from hustings.interpreter.game import Game
 from hustings.tools.cli import main
 

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 from hustings.tools.commands.fuzz_saves import corrupt, fuzz
 
 MUTANTS = 300

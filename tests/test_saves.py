@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 from hustings.interpreter.errors import RuleError, SaveError
 from hustings.interpreter.game import Game
 from hustings.interpreter.invariants import first_violation

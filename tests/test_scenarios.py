@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hustings.dsl.diagnostics import Report
-from hustings.dsl.pack import BUILTIN_PACKS
+from hustings.dsl.loading import BUILTIN_PACKS
 from hustings.dsl.scenarios import Runner, load_scenarios, scenario_files
 
 PACKS = sorted(p.parent for p in BUILTIN_PACKS.glob("*/pack.yaml"))

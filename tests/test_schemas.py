@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 from ruamel.yaml import YAML
 
-from hustings.dsl.pack import builtin_pack
+from hustings.dsl.loading import builtin_pack
 from hustings.schemas.export import DEFAULT_FOLDER, SCHEMAS, schema_text
 
 CONTENT = builtin_pack().parent  # content/: the built-in packs and the example mods

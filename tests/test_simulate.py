@@ -8,7 +8,7 @@ import struct
 
 import pytest
 
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 from hustings.tools.cli import main
 from hustings.tools.simulation.records import Matchup, read_records, without_timing
 from hustings.tools.simulation.runner import Job, PackSpec, run_local, run_ray

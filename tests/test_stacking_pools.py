@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hustings.dsl.pack import load_pack
+from hustings.dsl.loading import load_pack
 from hustings.dsl.scenarios import run_paths
 from hustings.interpreter.errors import SaveError
 from hustings.interpreter.game import Game

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from hustings.dsl.pack import builtin_pack, check_pack, load_pack
+from hustings.dsl.loading import builtin_pack, check_pack, load_pack
 from hustings.dsl.scenarios import Runner
 from hustings.interpreter.game import Game
 from hustings.schemas.scenario import Scenario

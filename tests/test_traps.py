@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hustings.dsl.pack import check_pack
+from hustings.dsl.loading import check_pack
 from hustings.dsl.scenarios import run_paths
 
 CARD = ("number: {number}\ntitle: Broken\ncp: 2\nrest: 2\nicon: both\nissue: defense\n"

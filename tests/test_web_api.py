@@ -153,7 +153,7 @@ def test_ai_moves_are_those_of_hustings_play(client):
     log = client.get(f"/api/games/{game['id']}/save", params={"seat": game["links"][seat]})
     saved = log.json()
     assert saved["format"] == FORMAT and saved["seed"] == 4
-    from hustings.dsl.pack import load_pack
+    from hustings.dsl.loading import load_pack
     from hustings.interpreter.game import Game
 
     replay = Game.new(load_pack(None, {}, []), seed=4)
@@ -217,7 +217,7 @@ def test_mapdata_decodes_quantized_delta_arcs_into_paths():
 def test_a_map_outside_the_pack_folder_is_refused(tmp_path):
     import shutil
 
-    from hustings.dsl.pack import builtin_pack, check_pack
+    from hustings.dsl.loading import builtin_pack, check_pack
 
     pack = tmp_path / "pack"
     shutil.copytree(builtin_pack(), pack, ignore=shutil.ignore_patterns("scenarios"))
@@ -250,7 +250,7 @@ def test_serve_prints_its_local_url_and_answers_there():
 
 
 def test_a_game_applies_the_servers_mods_it_picks_and_no_other():
-    from hustings.dsl.pack import builtin_pack
+    from hustings.dsl.loading import builtin_pack
 
     mod = builtin_pack().parent / "mods" / "whistle-stops"
     with TestClient(create_app(mods=[mod])) as c:
@@ -276,7 +276,7 @@ def test_a_pack_whose_option_seats_a_player_offers_that_seat():
     # Campaign Trail: the Libertarian plays only with `third_party`; the setup page lists the
     # seat with its option, a game without the option drops a seat given for it, and the
     # board of a three-party game shows every party and the Electoral College map.
-    from hustings.dsl.pack import builtin_pack
+    from hustings.dsl.loading import builtin_pack
 
     with TestClient(create_app(builtin_pack("campaign-trail"), limit=4)) as c:
         setup = c.get("/api/setup").json()

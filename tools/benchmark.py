@@ -72,7 +72,7 @@ _PROGRAM: Program | None = None  # a worker's program: inherited when forked, el
 def _init_worker(pack: Path | None, options: dict[str, bool], mods: list[Path]) -> None:
     global _PROGRAM
     if _PROGRAM is None:
-        from ..dsl.pack import load_pack
+        from ..dsl.loading import load_pack
 
         _PROGRAM = load_pack(pack, options, mods)
 

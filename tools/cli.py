@@ -123,7 +123,7 @@ def pack_folder(pack: Path | None) -> Path | None:
 def load_or_report(pack: Path | None, options: dict[str, bool],
                    mods: list[Path] | None = None) -> Program | None:
     from ..dsl.diagnostics import ContentError
-    from ..dsl.pack import load_pack
+    from ..dsl.loading import load_pack
 
     try:
         return load_pack(pack_folder(pack), options, mods or ())
@@ -291,7 +291,7 @@ def pack_players(argv: list[str], command: str) -> list[str] | None:
     pack cannot be read (loading it later reports why)."""
     if command not in argv:
         return []
-    from ..dsl.pack import builtin_pack
+    from ..dsl.loading import builtin_pack
 
     pack = builtin_pack()
     for i, arg in enumerate(argv):
@@ -356,7 +356,7 @@ def seat_choices(args: argparse.Namespace) -> dict[str, str]:
 
 # ---- check ------------------------------------------------------------------------
 def check_command(args: argparse.Namespace) -> int:
-    from ..dsl.pack import builtin_pack, check_pack
+    from ..dsl.loading import builtin_pack, check_pack
     from .report import print_check
 
     if args.path is not None and args.pack is not None and args.path != args.pack:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..dsl import parser, yamlsource
-from ..dsl.pack import check_pack
+from ..dsl.loading import check_pack
 from ..interpreter.budget import Budget
 from ..interpreter.errors import RuleError
 from ..interpreter.game import Game, initial_state

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from ruamel.yaml import YAML
 
 from ..dsl.fingerprint import folder_hash
-from ..dsl.pack import builtin_pack, load_pack
+from ..dsl.loading import builtin_pack, load_pack
 from ..interpreter import rng
 from ..interpreter.errors import IllegalAction, RuleError
 from ..interpreter.game import Game

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from ..dsl.diagnostics import Diagnostic, excerpt
-from ..dsl.pack import Loaded
+from ..dsl.loading import Loaded
 
 
 def caret(d: Diagnostic) -> str:

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ...dsl.pack import builtin_pack
+from ...dsl.loading import builtin_pack
 from ..formatting import FormatError, format_file, is_content, yaml_files
 
 NAME = "fmt"

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from ...dsl.pack import builtin_pack
+from ...dsl.loading import builtin_pack
 from ..fuzzing import Summary, fuzz, save_crash
 
 NAME = "fuzz"

@@ -120,7 +120,7 @@ def taken_by(number: int, pack: Path | None, mods: list[Path], in_mod: bool = Fa
 
 def card_fields(pack: Path | None) -> dict:
     """The card fields the pack declares (pack.yaml `card_fields:`), in order."""
-    from ...dsl.pack import builtin_pack
+    from ...dsl.loading import builtin_pack
     from ...schemas.content import CardFieldDef
 
     manifest = YAML(typ="safe").load(((pack or builtin_pack()) / "pack.yaml").read_text())
@@ -138,7 +138,7 @@ def default_kind() -> str:
 def first_card_kind(pack: Path | None) -> str | None:
     """The first kind of card the pack declares (`card_kinds:`), the new card's; none when
     the pack declares none (a card then has the default kind)."""
-    from ...dsl.pack import builtin_pack
+    from ...dsl.loading import builtin_pack
 
     manifest = YAML(typ="safe").load(((pack or builtin_pack()) / "pack.yaml").read_text())
     kinds = (manifest or {}).get("card_kinds") or {}

@@ -76,7 +76,7 @@ _PROGRAM = None
 
 def _init_worker(pack: Path | None, options: dict[str, bool], mods: list[Path]) -> None:
     global _PROGRAM
-    from ...dsl.pack import load_pack
+    from ...dsl.loading import load_pack
 
     _PROGRAM = load_pack(pack, options, mods)
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...dsl.pack import load_pack
+from ...dsl.loading import load_pack
 from ...interpreter.program import Program
 from .records import Matchup, play_record
 

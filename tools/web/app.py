@@ -29,7 +29,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ...dsl.pack import builtin_pack, load_pack
+from ...dsl.loading import builtin_pack, load_pack
 from ...interpreter.program import Program
 from .. import play
 from ..failures import InputError, UsageError

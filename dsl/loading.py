@@ -1,0 +1,71 @@
+"""Loading a pack: what tools call, cheap to import.
+
+`check_pack` answers a pack unchanged since it was last compiled from the cache
+(packcache.py) without importing the compiler; otherwise the compiler (pack.py) reads
+and compiles it, and a pack that compiles is kept for next time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..interpreter.program import Program
+from .diagnostics import ContentError, Report
+
+BUILTIN_PACKS = Path(__file__).resolve().parent.parent / "content"
+ModPaths = Iterable[Path | str]
+
+
+def builtin_pack(name: str = "1960") -> Path:
+    return BUILTIN_PACKS / name
+
+
+@dataclass
+class PackStats:
+    cards: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)  # cards of each kind, declared first
+    events: dict[str, int] = field(default_factory=dict)  # of those, cards with an event
+    expect_events: set[str] = field(default_factory=set)  # kinds whose cards all want one
+    without_event: list[int] = field(default_factory=list)  # cards of those kinds lacking one
+    procedures: int = 0
+
+
+@dataclass
+class Loaded:
+    program: Program | None
+    report: Report
+    stats: PackStats
+
+
+def load_pack(path: Path | str | None = None, options: dict[str, bool] | None = None,
+              mods: ModPaths = ()) -> Program:
+    """Compile a pack, with mods applied in order; raise ContentError listing every problem."""
+    loaded = check_pack(path, options, mods)
+    if loaded.program is None:
+        raise ContentError(loaded.report)
+    return loaded.program
+
+
+def check_pack(path: Path | str | None = None, options: dict[str, bool] | None = None,
+               mods: ModPaths = ()) -> Loaded:
+    """Load and compile a pack (default: the built-in 1960) with mod folders applied in order.
+
+    The files on disk are only read: mods change the pack as it is loaded.
+    """
+    from . import packcache
+
+    root = Path(path) if path is not None else builtin_pack()
+    options, mods = dict(options or {}), [Path(m) for m in mods]
+    name = packcache.key(root, options, mods) if packcache.folder() is not None else None
+    if name is not None:
+        hit = packcache.load(name)
+        if hit is not None:
+            return hit
+    from .pack import compile_pack
+
+    loaded = compile_pack(root, options, mods)
+    if name is not None and loaded.program is not None:
+        loaded = packcache.store(name, loaded)
+    return loaded
