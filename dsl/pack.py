@@ -12,6 +12,7 @@ from typing import Any
 from ..interpreter.builtins import ARITY
 from ..interpreter.program import PoolSpec, ProcedureSpec, Program, ZoneSpec
 from ..schemas.content import Board, Card, CardList, NumericTrack, PackManifest, RulesFile, TextDef
+from . import loading
 from .compiler import Compiler, Symbols
 from .diagnostics import Report, Source, did_you_mean
 from .fields import (
@@ -28,6 +29,10 @@ from .mods import ModStack, node_source
 from .validation import read_cards, validate
 from .view import check_view
 from .yamlsource import YamlFile, confined_entry, read_yaml
+
+# Where scripts found them before dsl/loading.py held them (README, "For tools").
+load_pack = loading.load_pack
+check_pack = loading.check_pack
 
 
 def compile_pack(root: Path, options: dict[str, bool], mods: list[Path]) -> Loaded:
