@@ -21,6 +21,8 @@ import dataclasses
 import hashlib
 import json
 import os
+import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +114,7 @@ def store(name: str, loaded: Loaded) -> Loaded:
     if where is not None:
         try:
             where.mkdir(parents=True, exist_ok=True)
-            temp = where / f"{name}.{os.getpid()}.tmp"
+            temp = where / f"{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"  # one per writer
             temp.write_text(json.dumps(data, separators=(",", ":")), "utf-8")
             temp.replace(where / f"{name}.json")  # whole or not at all
             prune(where)
@@ -122,9 +124,11 @@ def store(name: str, loaded: Loaded) -> Loaded:
 
 
 def prune(where: Path) -> None:
-    """Keep the KEEP most recently written entries."""
+    """Keep the KEEP most recently written entries, and no file a writer left half done
+    an hour ago."""
     entries = sorted(where.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for path in entries[KEEP:]:
+    stale = [p for p in where.glob("*.tmp") if p.stat().st_mtime < time.time() - 3600]
+    for path in entries[KEEP:] + stale:
         path.unlink(missing_ok=True)
 
 

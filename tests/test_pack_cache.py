@@ -107,5 +107,8 @@ def test_only_the_latest_entries_are_kept(cache, monkeypatch):
     for k in range(3):
         (cache / f"{k}.json").write_text("{}")
         os.utime(cache / f"{k}.json", (1_000 + k, 1_000 + k))  # 0 is the oldest
+    (cache / "x.1.tmp").write_text("{")  # a writer stopped half-way long ago
+    os.utime(cache / "x.1.tmp", (1_000, 1_000))
     load_pack()
     assert len(entries(cache)) == 2 and not (cache / "0.json").exists()
+    assert not (cache / "x.1.tmp").exists()
