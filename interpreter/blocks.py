@@ -135,6 +135,15 @@ class Segments:
             fn = self._row(block)[pc]
         return fn
 
+    def write_all(self) -> None:
+        """Write and compile every block's segments now (before forking workers, which
+        then share them), not as each first runs."""
+        with self.unit.lock:
+            for block in range(len(self.program.blocks)):
+                if block not in self.blocks_written and self.program.blocks[block]:
+                    self._write_block(block)
+            self._compile()
+
     def _row(self, block: int) -> list:
         row = self.table[block]
         if row is None:

@@ -36,6 +36,14 @@ def ops_for(program: Program) -> list:
     return per_program(_OPS_CACHE, program, build_ops)
 
 
+def prepare(program: Program) -> None:
+    """Compile all of the program now: its ops, functions and every block's segments
+    (a game otherwise compiles each block as it first runs). Processes forked after it
+    share the compiled code."""
+    ops = ops_for(program)
+    Machine(program, initial_state(program, 0), ops).segments.write_all()
+
+
 def initial_state(program: Program, seed: int) -> GameState:
     init = program.initial
     s = GameState()

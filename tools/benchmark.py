@@ -86,6 +86,9 @@ def run_games(program: Program, blocks: list[list[int]], pack: Path | None,
               options: dict[str, bool], mods: list[Path]) -> list[Tally]:
     """One tally per block: in this process for one block, else one process per block."""
     global _PROGRAM
+    from ..interpreter.game import prepare
+
+    prepare(program)  # compiled before any clock starts, and shared by forked workers
     if len(blocks) == 1:
         return [play_games(program, blocks[0])]
     _PROGRAM = program
