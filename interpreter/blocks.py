@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .codegen import Unit, Writer, checked_items, per_program, unit_for
+from .codegen import Unit, Writer, checked_items, fast_pays, per_program, unit_for
 from .errors import RuleError
 from .narration import CAUSE
 from .program import Program
@@ -224,14 +224,25 @@ class Segments:
         for pc in range(len(instructions)):
             self._instruction(out, ind, block, pc, depth, framed)
 
-    def _expr(self, out: list[str], ind: str, e: Any, mark: str, cond: bool = False) -> str:
-        """An expression's source; the lines that must come before it go to `out`."""
-        w = Writer(self.unit, self._local("e") + "_")
+    def _expr(self, out: list[str], ind: str, e: Any, mark: str, cond: bool = False,
+              settle: bool = True) -> str:
+        """An expression's source; the lines that must come before it go to `out`.
+        `settle`: it is worked out right there, so a pure one holding comparisons that a
+        TypeError makes False may be worked out into a local with every comparison
+        inline, and again exactly on a TypeError (as codegen's `Writer.value`)."""
         e = self.unit.inliner(e)
+        fast = settle and fast_pays(e, self.unit.pure_functions)
+        w = Writer(self.unit, self._local("e") + "_", fast=fast)
         w.plan([e])
         code = w.cond(e) if cond else w.expr(e)
         out.extend(f"{ind}{line}{mark}" for line in w.start([]))
-        return code
+        if not fast:
+            return code
+        exact = self.unit.later("x", ("m", "env"), lambda x: x.value(e, split=False))
+        v = self._local("v")
+        out.extend([f"{ind}try:", f"{ind}    {v} = {code}{mark}", f"{ind}except _TypeError:",
+                    f"{ind}    {v} = {exact}(m, env){mark}"])
+        return v
 
     def _instruction(self, out: list[str], ind: str, block: int, pc: int, depth: int,
                      framed: bool) -> None:
@@ -273,7 +284,9 @@ class Segments:
 
     def _if(self, out, ind, ins, mark, depth, framed) -> None:
         branches, otherwise = ins[1], ins[2]
-        tests = [self._expr(out, ind, cond, mark, cond=True) for cond, _ in branches]
+        # only the first test is sure to be worked out: a later one is written in place
+        tests = [self._expr(out, ind, cond, mark, cond=True, settle=k == 0)
+                 for k, (cond, _) in enumerate(branches)]
         for k, ((_, b), test) in enumerate(zip(branches, tests, strict=True)):
             out.append(f"{ind}{'if' if k == 0 else 'elif'} {test}:{mark}")
             self._body(out, ind + "    ", b, depth + 1, framed)

@@ -456,7 +456,7 @@ class Writer:
         expression worked out twice gives the same value, and with no TypeError the two
         agree."""
         e = self.unit.inliner(e)
-        if not split or self.fast or not _fast_pays(e, self.unit.pure_functions):
+        if not split or self.fast or not fast_pays(e, self.unit.pure_functions):
             self.plan([e])
             return self.start(["return " + self.expr(e)])
         exact = self.unit.later("x", ("m", "env"), lambda w: w.value(e, split=False))
@@ -504,7 +504,7 @@ class Writer:
         (label, payload) pair, or not `labelled` the payload alone)."""
         label, items, cond = (self.unit.inliner(e) for e in (label, items, cond))
         parts = [e for e in (label if labelled else None, items, cond) if e is not None]
-        if split and not self.fast and any(_fast_pays(e, self.unit.pure_functions) for e in parts) \
+        if split and not self.fast and any(fast_pays(e, self.unit.pure_functions) for e in parts) \
                 and all(effects_free(e, self.unit.pure_functions) for e in parts):
             # as `value`: inline comparisons first, and on a TypeError all again exactly
             exact = self.unit.later("x", ("m", "env", "offered"),
@@ -853,7 +853,7 @@ def _guarded_cmp(e: Any) -> bool:
             and not (_cannot_fail(e[2]) and _cannot_fail(e[3])))
 
 
-def _fast_pays(e: Any, pure: frozenset[str]) -> bool:
+def fast_pays(e: Any, pure: frozenset[str]) -> bool:
     """`e` is pure and holds a comparison a TypeError makes False (see Writer.value)."""
     return _has(e, _guarded_cmp) and effects_free(e, pure)
 

@@ -125,3 +125,18 @@ def test_a_decision_deep_in_loops_pauses_saves_and_resumes_there(tmp_path):
     lines = said(game)
     assert lines == [f"round {1 + k // 2}: {moves[k] + 1}" for k in range(6)]
     assert game.state.counters["score"]["ann"] == min(5, sum(m + 1 for m in moves))
+
+
+def test_a_comparison_a_type_error_makes_false_keeps_its_meaning_inline(tmp_path):
+    # `r` is a number and a text in turn: "x" + 1 fails, so `> 1` is false, not an error
+    body = """\
+let n = 0
+for r in [1, "x", 3]:
+  let big = r + 1 > 2
+  if big:
+    let n = n + 1
+  say "{r}: {big}"
+"""
+    _, program = probe_pack(tmp_path, body)
+    game = Game.new(program, seed=1)
+    assert said(game) == ["1: no", "x: no", "3: yes"]
