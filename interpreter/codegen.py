@@ -74,18 +74,23 @@ def pure(expr: Any) -> bool:
 def building(program: Program) -> Iterator[None]:
     """While ops or functions of `program` are built: `build` answers from the program's
     unit (made once)."""
-    with _active(unit_for(program)):
+    with active(unit_for(program)):
         yield
 
 
 @contextlib.contextmanager
-def _active(unit: Unit) -> Iterator[None]:
+def active(unit: Unit) -> Iterator[None]:
     before = getattr(_ACTIVE, "unit", None)
     _ACTIVE.unit = unit
     try:
         yield
     finally:
         _ACTIVE.unit = before
+
+
+def current_unit() -> Unit:
+    """The unit `build` writes into now (see `building`)."""
+    return _unit()
 
 
 def _unit() -> Unit:
@@ -146,10 +151,10 @@ def _compile_program(program: Program) -> Unit:
     unit = Unit(program.name)
     unit.pure_functions = pure_functions(program.functions)
     unit.inliner = Inliner(program.functions, unit.pure_functions)
-    with _active(unit):  # the ops made here are thrown away: only the sources are kept
+    with active(unit):  # the ops made here are thrown away: only the sources are kept
         for block in program.blocks:
             for ins in block:
-                make_op(ins)
+                make_op(ins, deferred=True)
         for _params, body in program.functions.values():
             build(body)
     unit.compile()

@@ -38,9 +38,15 @@ def ops_for(program: Program) -> list:
 
 def prepare(program: Program) -> None:
     """Compile all of the program now: its ops, functions and every block's segments
-    (a game otherwise compiles each block as it first runs). Processes forked after it
-    share the compiled code."""
+    (a game otherwise compiles each block, and each op written inline, as it first
+    runs). Processes forked after it share the compiled code."""
+    from .ops import Deferred
+
     ops = ops_for(program)
+    for row in ops:
+        for op in row:
+            if isinstance(op, Deferred):
+                op.built()
     Machine(program, initial_state(program, 0), ops).segments.write_all()
 
 

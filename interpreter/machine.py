@@ -512,5 +512,5 @@ def build_ops(program: Program) -> list[list[Any]]:
     from .ops import make_op
 
     with building(program):
-        return [[make_op(ins) for ins in block] for block in program.blocks]
+        return [[make_op(ins, deferred=True) for ins in block] for block in program.blocks]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import narration as tell
 from .budget import list_size, too_big
-from .codegen import build, build_items, build_offer, pure, variables_read
+from .codegen import active, build, build_items, build_offer, current_unit, pure, variables_read
 from .errors import RuleError
 from .narration import CAUSE
 from .state import copy_value
@@ -746,6 +746,33 @@ def _lazy_menu(who, options) -> bool:
     return True
 
 
+class Deferred(Op):
+    """An instruction that blocks.py writes inline wherever it cannot pause: its op, and
+    the functions of its expressions, are built only when something runs it as an op
+    (an `if` holding a decision, say), so loading a program compiles none of them."""
+
+    __slots__ = ("ins", "unit", "op")
+
+    def __init__(self, ins: tuple, unit) -> None:
+        self.ins, self.unit, self.op = ins, unit, None
+
+    def built(self) -> Op:
+        if self.op is None:
+            with self.unit.lock, active(self.unit):
+                if self.op is None:
+                    self.op = _OPS[self.ins[0]](*self.ins[1:])
+        return self.op
+
+    def run(self, m, f):
+        self.built().run(m, f)
+
+    def __getattr__(self, name):  # what the machine reads of a loop's op (`cond`)
+        return getattr(self.built(), name)
+
+
+# Instructions written inline by blocks.py wherever they cannot pause (see Deferred).
+INLINE = frozenset({"let", "set", "say", "stop", "if", "for", "repeat", "while", "call"})
+
 _OPS = {
     "let": Let, "set": SetGlobal, "call": Call, "stop": Stop, "say": Say,
     "record": Record, "finish": Finish, "gain": Gain, "lose": Lose, "pay": Pay,
@@ -758,8 +785,12 @@ _OPS = {
     "choose": Choose, "menu": Menu,
 }
 
-def make_op(ins: tuple) -> Op:
+def make_op(ins: tuple, deferred: bool = False) -> Op:
+    """The op of an instruction; `deferred`, one that blocks.py writes inline is built
+    only when first run as an op."""
     cls = _OPS.get(ins[0])
     if cls is None:
         raise RuleError(f"unknown instruction {ins[0]!r}")
+    if deferred and ins[0] in INLINE:
+        return Deferred(ins, current_unit())
     return cls(*ins[1:])

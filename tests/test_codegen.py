@@ -25,8 +25,9 @@ from hustings.interpreter import codegen
 from hustings.interpreter.builtins import BUILTINS
 from hustings.interpreter.codegen import Unit, build, build_items, building, unit_for
 from hustings.interpreter.errors import RuleError
-from hustings.interpreter.game import Game, initial_state, ops_for
+from hustings.interpreter.game import Game, initial_state, ops_for, prepare
 from hustings.interpreter.machine import Machine
+from hustings.interpreter.ops import Deferred
 from hustings.interpreter.runtime import HELPERS
 
 
@@ -525,7 +526,11 @@ def functions_in(obj, seen=None) -> list[types.FunctionType]:
 
 def test_every_expression_of_a_program_is_compiled_in_its_module(program):
     unit = unit_for(program)
-    held = functions_in(ops_for(program))
+    ops = ops_for(program)
+    deferred = [op for row in ops for op in row if isinstance(op, Deferred)]
+    assert deferred and all(op.op is None for op in deferred)  # none built by loading
+    held = functions_in([[op.built() if isinstance(op, Deferred) else op for op in row]
+                         for row in ops])
     held += functions_in([body for _, body in Machine(
         program, initial_state(program, 1), ops_for(program)).functions.values()])
     assert len(held) > 300  # distinct functions: an expression written twice is one
@@ -654,11 +659,12 @@ procedures:
 """
 
 # What the source may name: its own identifiers, never one from content.
-OWN_NAMES = re.compile(r"^(m|env|offered|_e|_x|_saved|_out|_unbound|_[tgca]\d+|"
-                       r"[ecow]_\d+)$")
+OWN_NAMES = re.compile(r"^(m|env|f|offered|_|_e|_x|_n|_saved|_out|_unbound|_later|_Scope|"
+                       r"_RuleError|_range|_[tgcalxinsv]\d+|_ce\d+_\d+|[ecowxsp]_\d+)$")
 OWN_ATTRIBUTES = {"s", "p", "vars", "counters", "zones", "effects", "tracks", "tokens", "pools",
                   "opponents", "locations", "cards", "functions", "get", "show", "work",
-                  "work_limit", "charge", "append", "pop", "join", "__class__"}
+                  "work_limit", "charge", "append", "pop", "join", "__class__",
+                  "env", "pc", "run", "stop", "say", "tick", "tick_at", "copy"}
 PYTHON_LOOKING = ["__import__", "os", "getcwd", "system", "pwned", "import os", "\"]);",
                   "'); __import__('os')"]
 
@@ -692,6 +698,7 @@ def test_a_pack_of_python_looking_names_plays_as_data(hostile):
 
 def test_content_is_only_ever_a_literal_in_the_generated_source(hostile):
     program = load_pack(hostile)
+    prepare(program)  # all of it: every op, and every block as Python
     unit = unit_for(program)
     tree = ast.parse(unit.source)
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
