@@ -14,8 +14,8 @@ import secrets
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
 from ruamel.yaml import YAML
 
 from ..dsl.fingerprint import folder_hash
@@ -25,10 +25,12 @@ from ..interpreter.errors import IllegalAction, RuleError
 from ..interpreter.game import Game
 from ..interpreter.program import Program
 from ..interpreter.support import holdings, leader
-from ..schemas.log import FORMAT, FORMAT_VERSION, ModRef, PackRef, SessionLog
 from .agents import AGENTS, Agent
 from .failures import INTERRUPTED, InputError, UsageError
 from .terminal.requests import QuitRequest, SaveRequest, UndoRequest
+
+if TYPE_CHECKING:
+    from ..schemas.log import SessionLog
 
 HUMAN = "human"
 MAX_LOG_BYTES = 20_000_000  # a log of the longest game is well under 1 MB
@@ -45,6 +47,9 @@ def fresh_seed() -> int:
 # ---- reading a session file -------------------------------------------------------
 def read_log(path: Path) -> SessionLog:
     """A session file, checked for its shape; every problem is one line naming the file."""
+    from pydantic import ValidationError  # the log model: resuming and replaying only
+
+    from ..schemas.log import FORMAT, FORMAT_VERSION, SessionLog
     if not path.is_file():
         raise UsageError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
     try:
@@ -87,8 +92,29 @@ def read_log(path: Path) -> SessionLog:
         raise InputError(f"{path}: {where}: {first['msg'].lower()}{more}") from None
 
 
-def mod_refs(paths: list[Path]) -> list[ModRef]:
-    return [ModRef(name=mod_name(p), hash=folder_hash(mod_root(p))) for p in paths]
+@dataclass(frozen=True)
+class PackId:
+    """The pack a session plays, as its log names it (schemas/log.py's PackRef)."""
+
+    name: str
+    version: str
+
+
+@dataclass(frozen=True)
+class ModId:
+    """A mod a session applies, as its log names it (schemas/log.py's ModRef)."""
+
+    name: str
+    hash: str
+
+
+def same_pack(recorded: Any, pack: PackId) -> bool:
+    """A log's pack (from the file) is this one."""
+    return (recorded.name, recorded.version) == (pack.name, pack.version)
+
+
+def mod_refs(paths: list[Path]) -> list[ModId]:
+    return [ModId(name=mod_name(p), hash=folder_hash(mod_root(p))) for p in paths]
 
 
 def mod_root(path: Path) -> Path:
@@ -104,7 +130,7 @@ def mod_name(path: Path) -> str:
         return mod_root(path).name
 
 
-def check_mods(log: SessionLog, given: list[ModRef], path: Path) -> None:
+def check_mods(log: SessionLog, given: list[ModId], path: Path) -> None:
     """A log replays only with the very mods it was played with, passed with --mod."""
     if [m.hash for m in log.mods] == [m.hash for m in given]:
         return
@@ -114,9 +140,9 @@ def check_mods(log: SessionLog, given: list[ModRef], path: Path) -> None:
                      "pass the same mod folders, in the same order, with --mod PATH")
 
 
-def pack_ref(pack: Path | None, program: Program) -> PackRef:
+def pack_ref(pack: Path | None, program: Program) -> PackId:
     manifest = YAML(typ="safe").load(((pack or builtin_pack()) / "pack.yaml").read_text("utf-8"))
-    return PackRef(name=program.name, version=str(manifest.get("version") or "0"))
+    return PackId(name=program.name, version=str(manifest.get("version") or "0"))
 
 
 # ---- the session ------------------------------------------------------------------
@@ -125,10 +151,10 @@ class Session:
     """A game being played: its inputs, the actions taken so far and who took them."""
 
     program: Program
-    pack: PackRef
+    pack: PackId
     seed: int
     options: dict[str, bool]
-    mods: list[ModRef]
+    mods: list[ModId]
     seats: dict[str, str]
     actions: list[int] = field(default_factory=list)
     deciders: list[str] = field(default_factory=list)
@@ -205,8 +231,12 @@ class Session:
         return undone
 
     def to_log(self) -> SessionLog:
-        return SessionLog(format=FORMAT, format_version=FORMAT_VERSION, pack=self.pack,
-                          seed=self.seed, options=self.options, mods=self.mods,
+        from ..schemas.log import FORMAT, FORMAT_VERSION, ModRef, PackRef, SessionLog
+
+        return SessionLog(format=FORMAT, format_version=FORMAT_VERSION,
+                          pack=PackRef(name=self.pack.name, version=self.pack.version),
+                          seed=self.seed, options=self.options,
+                          mods=[ModRef(name=m.name, hash=m.hash) for m in self.mods],
                           seats=self.seats, actions=list(self.actions))
 
     def save(self, path: Path) -> None:
@@ -289,7 +319,7 @@ def open_session(a: PlayArgs) -> tuple[Session, SessionLog | None]:
     options = dict(recorded.options) if recorded else a.options
     program = load_pack(a.pack, options, a.mods)
     pack = pack_ref(a.pack, program)
-    if recorded is not None and recorded.pack != pack:
+    if recorded is not None and not same_pack(recorded.pack, pack):
         raise InputError(f"{source} is a game of the pack {recorded.pack.name} "
                          f"{recorded.pack.version}, not {pack.name} {pack.version}")
     seats = seat_table(program, recorded.seats if recorded else {}, a.seats, source)

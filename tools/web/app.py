@@ -149,7 +149,7 @@ class Server:
                 refs = [self.refs[i] for i in mods]
                 program = self.program(dict(log.options), mods)
                 pack = play.pack_ref(self.pack, program)
-                if log.pack != pack:
+                if not play.same_pack(log.pack, pack):
                     raise InputError(f"the file is a game of {log.pack.name} "
                                      f"{log.pack.version}, not {pack.name} {pack.version}")
                 table = play.seat_table(program, log.seats, {}, path)
