@@ -39,6 +39,8 @@ from .program import Program
 _PAUSING = frozenset({"choose", "menu", "event", "announce", "react", "guard", "finish"})
 # How deep blocks nest inline; a deeper one runs in a frame (Python limits nesting).
 MAX_INLINE_DEPTH = 10
+# How many frameless procedure calls may nest (deeper ones run in frames).
+MAX_DIRECT_CALLS = 24
 _MARK = re.compile(r"#@(\d+):(\d+)$")
 FOR_ITEMS = "what `for` runs over"  # as ops.For names it
 
@@ -82,16 +84,53 @@ class Plan:
 
 
 def direct_procedures(program: Program) -> frozenset[str]:
-    """The procedures called as Python functions: their blocks need no frame, counting
-    as frameless only the procedures found so in an earlier round (so none recurses)."""
-    direct: frozenset[str] = frozenset()
-    while True:
-        plan = Plan(program, direct)
-        found = {name for name, spec in program.procedures.items()
-                 if name not in direct and not plan.framed(spec.block, 0)}
-        if not found:
-            return direct
-        direct = direct | found
+    """The procedures called as Python functions: their blocks need no frame, they call
+    only such procedures, none of them recursively, and no chain of such calls is
+    longer than MAX_DIRECT_CALLS (a longer one runs in frames, within the budget's
+    depth). One pass over the call graph, whatever its size."""
+    procedures = program.procedures
+    alone = Plan(program, frozenset(procedures))  # every call taken as frameless
+    height: dict[str, int | None] = {}  # calls down to the deepest; None: needs frames
+    for root in procedures:
+        stack = [(root, False)]
+        while stack:
+            name, children_done = stack.pop()
+            if name in height and not children_done:
+                continue
+            block = procedures[name].block
+            callees = sorted(called_inline(program, block))
+            if not children_done:
+                if alone.framed(block, 0):
+                    height[name] = None
+                    continue
+                height.setdefault(name, -1)  # being worked out: a call back is a cycle
+                stack.append((name, True))
+                stack.extend((c, False) for c in callees if c not in height)
+                continue
+            deepest = 0
+            for c in callees:
+                h = height.get(c)
+                if h is None or h < 0:  # framed, or a call back into the chain
+                    deepest = None
+                    break
+                deepest = max(deepest, h + 1)
+            height[name] = deepest if deepest is not None and deepest <= MAX_DIRECT_CALLS \
+                else None
+    return frozenset(n for n, h in height.items() if h is not None and h >= 0)
+
+
+def called_inline(program: Program, block: int, depth: int = 0) -> set[str]:
+    """The procedures a block calls where it would be written inline."""
+    found: set[str] = set()
+    todo = [(block, depth)]
+    while todo:
+        b, d = todo.pop()
+        for ins in program.blocks[b]:
+            if ins[0] == "call" and ins[1] in program.procedures:
+                found.add(ins[1])
+            if d < MAX_INLINE_DEPTH:
+                todo.extend((sub, d + 1) for sub in sub_blocks(ins))
+    return found
 
 
 class Segments:

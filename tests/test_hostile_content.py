@@ -146,6 +146,16 @@ def test_a_busy_loop_meets_the_wall_clock_limit(pack):
     assert "longer than 0.2 s" in str(err) and rules.name in err.where
 
 
+def test_a_long_chain_of_procedures_loads_quickly_and_meets_the_depth_budget(pack):
+    # 3,000 procedures each calling the next: working out which run without frames is
+    # one pass over the calls, and the chain ends at the budget's depth, quickly
+    rules = hostile_entry(pack, "do p0()")
+    chain = "".join(f"  p{i}:\n    body: |\n      do p{i + 1}()\n" for i in range(3000))
+    rules.write_text(rules.read_text() + chain + '  p3000:\n    body: |\n      say "bottom"\n')
+    err = start_fails(pack)
+    assert "nested too deeply" in str(err) and rules.name in err.where
+
+
 def test_a_normal_game_never_meets_the_budget():
     game = Game.new(load_pack(), seed=3)
     for _ in range(60):
