@@ -12,7 +12,9 @@ function `def s_N(m, f)` that runs the piece's instructions and, last, the pausi
 (through its op, ops.py), after setting the frame's `pc` past it. The body of an `if`,
 a `for`, a `repeat` or a `while` that is not framed is written inline, as the Python
 statement of the same name. A procedure whose block is not framed, calling only such
-procedures, is a Python function `def p_N(m, env)` and is called without a frame.
+procedures (none recursively, and no chain of them deeper than MAX_DIRECT_CALLS), is a
+Python function `def p_N(m, env)` and is called without a frame. A block is written the
+first time it runs (`Segments.at`), or all at once by `write_all`.
 
 Every line that runs an instruction ends with a marker `#@B:P` (block B, instruction
 P): an error raised there is reported at that instruction's position in the content,
