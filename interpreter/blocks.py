@@ -34,6 +34,7 @@ from typing import Any
 from .codegen import Unit, Writer, checked_items, fast_pays, per_program, unit_for
 from .errors import RuleError
 from .narration import CAUSE
+from .ops import built
 from .program import Program
 
 # Instructions that end a segment: they may pause, push a frame or pop one (a guard's
@@ -215,7 +216,7 @@ class Segments:
             for pc in range(start, end):
                 self._instruction(out, "", block, pc, 0, framed=True)
             if end < len(instructions):  # the pausing instruction, through its op
-                op = self.unit.bind(self.ops[block][end])
+                op = self.unit.bind(built(self.ops, block, end))
                 out.append(f"f.pc = {end + 1}")
                 out.append(f"{op}.run(m, f){_mark(block, end)}")
             else:
@@ -321,7 +322,7 @@ class Segments:
         elif kind == "call":
             self._call(out, ind, ins, mark)
         else:  # through its op: `f` is the frame, or in a procedure's function its scope
-            out.append(f"{ind}{self.unit.bind(self.ops[block][pc])}.run(m, f){mark}")
+            out.append(f"{ind}{self.unit.bind(built(self.ops, block, pc))}.run(m, f){mark}")
 
     def _if(self, out, ind, ins, mark, depth, framed) -> None:
         branches, otherwise = ins[1], ins[2]

@@ -133,7 +133,9 @@ def _is_card(m, value) -> bool:
 def _tally(m, items, item) -> int:
     if not items:
         return 0
-    m.charge(len(items))
+    m.work += len(items)  # as m.charge, without the call: a menu tallies once per option
+    if m.work > m.work_limit:
+        m.charge(0)
     return items.count(item)
 
 

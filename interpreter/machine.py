@@ -15,10 +15,11 @@ from .blocks import marked, segments_for
 from .budget import DEFAULT, MAX_TEXT, Budget, too_big
 from .codegen import build, building, per_program
 from .errors import RuleError
-from .ops import REACT, REACTION_ID
+from .ops import REACT, REACTION_ID, built
 from .program import Program
 from .state import Frame, GameState
 
+_UNKNOWN = object()  # a card's zone not looked up yet
 # Units of work between looks at the clock.
 _CHUNK = 1024
 # Errors a broken program can raise from Python; each becomes a RuleError at its position.
@@ -146,7 +147,7 @@ class Machine:
                 return
         elif f.cond is not None:
             block, pc = f.cond
-            if self.ops[block][pc].cond(self, f.env):
+            if built(self.ops, block, pc).cond(self, f.env):
                 f.index += 1
                 if f.index >= f.bound:
                     raise RuleError("a while loop ran past its bound", self.p.positions[block][pc])
@@ -202,8 +203,13 @@ class Machine:
         lose one, and end at zero."""
         s = self.s
         for table in (s.effects, s.reactions):
+            if not table:
+                continue
             at = 3 if table is s.effects else 4
-            if not any(e[at].__class__ is list and e[at][0] == name for e in table):
+            for e in table:
+                if e[at].__class__ is list and e[at][0] == name:
+                    break
+            else:
                 continue
             kept = []
             for e in table:
@@ -409,8 +415,11 @@ class Machine:
                 return name
         return None
 
-    def transfer(self, card: int, zone: str) -> None:
-        source = self.zone_of(card)
+    def transfer(self, card: int, zone: str, source: Any = _UNKNOWN) -> None:
+        """Move a card to the end of `zone` from wherever it is (`source`, when the caller
+        has looked already)."""
+        if source is _UNKNOWN:
+            source = self.zone_of(card)
         if source is not None:
             self.s.zones[source].remove(card)
         self.s.zones[zone].append(card)

@@ -265,10 +265,11 @@ class Transfer(Op):
         zone = self.zone(m, f.env)
         cards = cards if isinstance(cards, list) else [not_text(cards, "what is transferred")]
         m.charge(len(cards) * len(m.s.zones))  # each card is looked for in every zone
+        told = CAUSE in f.env
         for c in cards:
-            source = m.zone_of(c) if CAUSE in f.env else None
-            m.transfer(c, zone)
-            if CAUSE in f.env:
+            source = m.zone_of(c)
+            m.transfer(c, zone, source)
+            if told:
                 tell.card_moved(m, f.env, c, source, zone)
 
 
@@ -768,6 +769,14 @@ class Deferred(Op):
 
     def __getattr__(self, name):  # what the machine reads of a loop's op (`cond`)
         return getattr(self.built(), name)
+
+
+def built(ops: list, block: int, pc: int):
+    """The op of an instruction, a Deferred one built (and kept in its place)."""
+    op = ops[block][pc]
+    if op.__class__ is Deferred:
+        op = ops[block][pc] = op.built()
+    return op
 
 
 # Instructions written inline by blocks.py wherever they cannot pause (see Deferred).
