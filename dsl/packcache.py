@@ -106,8 +106,8 @@ def store(name: str, loaded: Loaded) -> Loaded:
     """Keep a compiled pack; answers it as read back (plain Python values, as a cached
     load gives them), or as it was when it cannot be kept."""
     try:
-        data = encode(loaded)
-        copy = decode(json.loads(json.dumps(data)))
+        text = json.dumps(encode(loaded), separators=(",", ":"))
+        copy = decode(json.loads(text))
     except (Unsupported, RecursionError, ValueError, TypeError, KeyError):
         return loaded
     where = folder()
@@ -115,7 +115,7 @@ def store(name: str, loaded: Loaded) -> Loaded:
         try:
             where.mkdir(parents=True, exist_ok=True)
             temp = where / f"{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"  # one per writer
-            temp.write_text(json.dumps(data, separators=(",", ":")), "utf-8")
+            temp.write_text(text, "utf-8")
             temp.replace(where / f"{name}.json")  # whole or not at all
             prune(where)
         except OSError:

@@ -168,10 +168,8 @@ class Segments:
         fn = row[pc] if row is not None else None
         if fn is None:
             with self.unit.lock:
-                if block not in self.blocks_written:
-                    self._write_block(block)
-                if self._row(block)[pc] is None and not any(
-                        (b, p) == (block, pc) for b, p, _ in self.written):
+                starts = self._write_block(block) if block not in self.blocks_written else []
+                if pc not in starts and self._row(block)[pc] is None:
                     self._write_segment(block, pc)
                 self._compile()
             fn = self._row(block)[pc]
@@ -193,15 +191,17 @@ class Segments:
         return row
 
     # ---- writing ----
-    def _write_block(self, block: int) -> None:
-        """Every segment of a block: from its start and after each pausing instruction."""
+    def _write_block(self, block: int) -> list[int]:
+        """Every segment of a block: from its start and after each pausing instruction.
+        Answers where they start."""
         self.blocks_written.add(block)
         instructions = self.program.blocks[block]
         starts = [0] + [pc + 1 for pc, ins in enumerate(instructions)
                         if self.plan.pauses(ins, 0) and pc + 1 < len(instructions)]
+        starts = [pc for pc in starts if pc < len(instructions)]
         for pc in starts:
-            if pc < len(instructions):
-                self._write_segment(block, pc)
+            self._write_segment(block, pc)
+        return starts
 
     def _write_segment(self, block: int, start: int) -> None:
         instructions = self.program.blocks[block]
@@ -280,10 +280,9 @@ class Segments:
         out.extend(f"{ind}{line}{mark}" for line in w.start([]))
         if not fast:
             return code
-        exact = self.unit.later("x", ("m", "env"), lambda x: x.value(e, split=False))
         v = self._local("v")
         out.extend([f"{ind}try:", f"{ind}    {v} = {code}{mark}", f"{ind}except _TypeError:",
-                    f"{ind}    {v} = {exact}(m, env){mark}"])
+                    f"{ind}    {v} = {self.unit.exact(e)}{mark}"])
         return v
 
     def _instruction(self, out: list[str], ind: str, block: int, pc: int, depth: int,

@@ -289,6 +289,11 @@ class Unit:
         self.waiting.append((prefix, params, emit))
         return f"_later({len(self.waiting) - 1})"
 
+    def exact(self, e: Any) -> str:
+        """Source working out `e` exactly, a helper per guarded comparison: the fallback
+        of code that runs them inline (see Writer.value), compiled when first needed."""
+        return f"{self.later('x', ('m', 'env'), lambda w: w.value(e, split=False))}(m, env)"
+
     def _later(self, k: int) -> Callable:
         """Function `k` of `later`, written and compiled now if it is not yet."""
         slot = self.waiting[k]
@@ -464,11 +469,10 @@ class Writer:
         if not split or self.fast or not fast_pays(e, self.unit.pure_functions):
             self.plan([e])
             return self.start(["return " + self.expr(e)])
-        exact = self.unit.later("x", ("m", "env"), lambda w: w.value(e, split=False))
         fast = Writer(self.unit, fast=True)
         fast.plan([e])
         return fast.start(["try:", f"    return {fast.expr(e)}",
-                           "except _TypeError:", f"    return {exact}(m, env)"])
+                           "except _TypeError:", f"    return {self.unit.exact(e)}"])
 
     def expr(self, e: Any) -> str:
         """Python source of an expression's value, parenthesised; a malformed expression

@@ -40,13 +40,12 @@ def prepare(program: Program) -> None:
     """Compile all of the program now: its ops, functions and every block's segments
     (a game otherwise compiles each block, and each op written inline, as it first
     runs). Processes forked after it share the compiled code."""
-    from .ops import Deferred
+    from .ops import built
 
     ops = ops_for(program)
-    for row in ops:
-        for op in row:
-            if isinstance(op, Deferred):
-                op.built()
+    for block, row in enumerate(ops):
+        for pc in range(len(row)):
+            built(ops, block, pc)
     Machine(program, initial_state(program, 0), ops).segments.write_all()
 
 

@@ -19,7 +19,6 @@ from .ops import REACT, REACTION_ID, built
 from .program import Program
 from .state import Frame, GameState
 
-_UNKNOWN = object()  # a card's zone not looked up yet
 # Units of work between looks at the clock.
 _CHUNK = 1024
 # Errors a broken program can raise from Python; each becomes a RuleError at its position.
@@ -227,7 +226,7 @@ class Machine:
         """Pause for `player` to pick one of the options (what each does: `payloads`).
         Their labels, unless given, are made when asked for (`labels`), from the paused
         instruction: agents playing by index never need them."""
-        if labels is not None and len(set(labels)) < len(labels):  # rare: number repeats
+        if labels is not None:
             labels = numbered(labels)
         s = self.s
         s.pending = {"player": player, "prompt": prompt, "options": labels,
@@ -245,7 +244,7 @@ class Machine:
             if isinstance(e, RuleError) and e.where:
                 raise
             raise self.fault(e, f) from None
-        return numbered(labels) if len(set(labels)) < len(labels) else labels
+        return numbered(labels)
 
     def resolve(self, index: int) -> None:
         """Carry out option `index` of the pending decision (already validated)."""
@@ -415,11 +414,9 @@ class Machine:
                 return name
         return None
 
-    def transfer(self, card: int, zone: str, source: Any = _UNKNOWN) -> None:
-        """Move a card to the end of `zone` from wherever it is (`source`, when the caller
-        has looked already)."""
-        if source is _UNKNOWN:
-            source = self.zone_of(card)
+    def transfer(self, card: int, zone: str, source: str | None) -> None:
+        """Move a card from `source` (its zone, see zone_of; None: none) to the end of
+        `zone`."""
         if source is not None:
             self.s.zones[source].remove(card)
         self.s.zones[zone].append(card)
@@ -488,7 +485,10 @@ MAX_SIDES = 10_000
 
 
 def numbered(labels: list[str]) -> list[str]:
-    """Labels told apart: the second `x` is `x (2)`, the third `x (3)`."""
+    """Labels told apart: the second `x` is `x (2)`, the third `x (3)` (most menus repeat
+    none: they are given back as they are)."""
+    if len(set(labels)) == len(labels):
+        return labels
     out: list[str] = []
     seen: dict[str, int] = {}
     for label in labels:

@@ -767,9 +767,6 @@ class Deferred(Op):
     def run(self, m, f):
         self.built().run(m, f)
 
-    def __getattr__(self, name):  # what the machine reads of a loop's op (`cond`)
-        return getattr(self.built(), name)
-
 
 def built(ops: list, block: int, pc: int):
     """The op of an instruction, a Deferred one built (and kept in its place)."""
