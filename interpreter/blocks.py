@@ -406,8 +406,9 @@ def marked(unit: Unit, error: BaseException) -> tuple[int, int] | None:
         found = None
         tb = error.__traceback__
         while tb is not None:
-            if tb.tb_frame.f_globals is unit.namespace and 0 < tb.tb_lineno <= len(unit.lines):
-                hit = _MARK.search(unit.lines[tb.tb_lineno - 1])
+            line = tb.tb_lineno or 0  # None at code the compiler gave no line (cleanups)
+            if tb.tb_frame.f_globals is unit.namespace and 0 < line <= len(unit.lines):
+                hit = _MARK.search(unit.lines[line - 1])
                 if hit:
                     found = (int(hit[1]), int(hit[2]))
             tb = tb.tb_next

@@ -140,3 +140,26 @@ for r in [1, "x", 3]:
     _, program = probe_pack(tmp_path, body)
     game = Game.new(program, seed=1)
     assert said(game) == ["1: no", "x: no", "3: yes"]
+
+
+def test_an_error_passing_generated_code_with_no_line_is_still_positioned(tmp_path):
+    """Code the compiler gives no line (exception cleanups) has a traceback entry whose
+    tb_lineno is None: the error is still placed, by the entries that have one."""
+    import types
+
+    from hustings.interpreter.blocks import marked
+    from hustings.interpreter.codegen import unit_for
+
+    _, program = probe_pack(tmp_path, "let x = 3\nlet y = 999999999999999999 * x * x * x")
+    with pytest.raises(RuleError) as caught:
+        Game.new(program, seed=1)
+    error = caught.value.__context__ or caught.value
+    unit = unit_for(program)
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_globals is not unit.namespace:
+        tb = tb.tb_next
+    assert tb is not None, "the error went through no generated code"
+    lineless = types.TracebackType(tb, tb.tb_frame, 1 << 20, -1)  # an offset with no line
+    assert lineless.tb_lineno is None
+    error.__traceback__ = lineless
+    assert marked(unit, error) is not None
