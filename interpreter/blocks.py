@@ -219,8 +219,10 @@ class Segments:
                 op = self.unit.bind(built(self.ops, block, end))
                 out.append(f"f.pc = {end + 1}")
                 out.append(f"{op}.run(m, f){_mark(block, end)}")
-            else:
+            else:  # the block's end: a frame that is no loop's pass is done (as _end_block)
                 out.append(f"f.pc = {end}")
+                out.append("if f.items is None and f.cond is None and not f.bound: "
+                           "m.s.stack.pop()")
             return out
 
         self.written.append((block, start, self.unit.define("s", ("m", "f"), emit)))

@@ -664,7 +664,8 @@ OWN_NAMES = re.compile(r"^(m|env|f|offered|_|_e|_x|_n|_saved|_out|_unbound|_late
 OWN_ATTRIBUTES = {"s", "p", "vars", "counters", "zones", "effects", "tracks", "tokens", "pools",
                   "opponents", "locations", "cards", "functions", "get", "show", "work",
                   "work_limit", "charge", "append", "pop", "join", "__class__",
-                  "env", "pc", "run", "stop", "say", "tick", "tick_at", "copy"}
+                  "env", "pc", "run", "stop", "say", "tick", "tick_at", "copy",
+                  "stack", "items", "cond", "bound"}
 PYTHON_LOOKING = ["__import__", "os", "getcwd", "system", "pwned", "import os", "\"]);",
                   "'); __import__('os')"]
 
