@@ -14,7 +14,6 @@ fully determined by its seed and actions.
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -26,7 +25,7 @@ from .invariants import first_violation
 from .machine import Machine, build_ops
 from .narration import CAUSE
 from .program import Program
-from .state import GameState, clone
+from .state import GameState, clone, copy_value
 
 _OPS_CACHE: dict[int, tuple] = {}
 
@@ -53,13 +52,14 @@ def initial_state(program: Program, seed: int) -> GameState:
     init = program.initial
     s = GameState()
     s.rng = rng.next_state(seed & rng.MASK)[1]
-    s.vars = copy.deepcopy(program.variables)
-    s.counters = copy.deepcopy(init["counters"])
-    s.pools = copy.deepcopy(init["pools"])
+    # plain data (lists, tables, scalars): copied as such, not by copy.deepcopy's walk
+    s.vars = copy_value(program.variables)
+    s.counters = copy_value(init["counters"])
+    s.pools = copy_value(init["pools"])
     s.tokens = dict(init["tokens"])
     s.bag = dict(init["bag"])
-    s.zones = copy.deepcopy(init["zones"])
-    s.tracks = copy.deepcopy(program.tracks)
+    s.zones = copy_value(init["zones"])
+    s.tracks = copy_value(program.tracks)
     return s
 
 
