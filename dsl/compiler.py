@@ -681,14 +681,17 @@ class _Unit(TypeChecks):
     def s_while_stmt(self, cond, bound, block):
         return ("while", self.expr(cond), self.literal(bound), self.sub(block))
 
-    def s_choose_value_stmt(self, who, name, items, label):
+    def s_choose_value_stmt(self, who, name, items, label, asking):
         w, e = self.player(who, "who chooses"), self.items(items, "what is chosen from")
+        # the question is asked before anything is chosen: it cannot name the choice
+        question = self.fmt(asking.children[0]) if asking is not None else None
         self.bind(name, self.element_kind(e))
         lab = self.fmt(label.children[0]) if label is not None else None
-        return ("choose", w, str(name), e, lab)
+        return ("choose", w, str(name), e, lab, question)
 
-    def s_choose_menu_stmt(self, who, status, *options):
+    def s_choose_menu_stmt(self, who, asking, status, *options):
         w = self.player(who, "who chooses")
+        question = self.fmt(asking.children[0]) if asking is not None else None
         compiled, notes = [], []
         for opt in options:
             label, note, over, cond, block = opt.children
@@ -699,11 +702,14 @@ class _Unit(TypeChecks):
             c = self.expr(cond.children[0]) if cond is not None else None
             notes.append(self.fmt(note.children[0]) if note is not None else None)
             compiled.append((self.fmt(label), var, items, c, self.sub(block)))
-        if status is None and not any(notes):
-            return ("menu", w, compiled)
-        # Remarks ride in a fourth element, so readers of the options stay as they were.
-        return ("menu", w, compiled,
-                (self.fmt(status.children[0]) if status is not None else None, notes))
+        remarks = None
+        if status is not None or any(notes):
+            remarks = (self.fmt(status.children[0]) if status is not None else None, notes)
+        # Remarks and the question ride in elements of their own after the options, so
+        # readers of the options stay as they were.
+        if question is not None:
+            return ("menu", w, compiled, remarks, question)
+        return ("menu", w, compiled) if remarks is None else ("menu", w, compiled, remarks)
 
     # ---- expressions -----------------------------------------------------
     def expr(self, t) -> tuple:

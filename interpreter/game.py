@@ -195,6 +195,16 @@ class Game:
         pending = self.state.pending
         return pending["prompt"] if pending else ""
 
+    def question(self) -> str | None:
+        """The pending decision's question (`asking` in the rules), or None when the rules
+        ask none: its prompt is then only the chosen name, or `choice` for a menu."""
+        pending = self.state.pending
+        if pending is None or not self.state.stack:
+            return None
+        f = self.state.stack[-1]
+        op = self.machine.ops[f.block][f.pc - 1]
+        return pending["prompt"] if getattr(op, "question", None) is not None else None
+
     def remarks(self) -> dict[str, Any]:
         """What the pending decision notes beside its labels (`noting` in the rules): a
         `status` (or None) and one `notes` entry per option (None where it has none).

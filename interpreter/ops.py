@@ -608,13 +608,15 @@ class Choose(Op):
     Its labels are made when they are asked for (`labels`), unless working them out
     could draw chance: then they are made as the options are offered, as written."""
 
-    __slots__ = ("who", "var", "items", "label", "lazy")
+    __slots__ = ("who", "var", "items", "label", "lazy", "question")
 
-    def __init__(self, who, var, items, label):
+    def __init__(self, who, var, items, label, question=None):
         self.who, self.var = build(who), var
         self.items = build_items(items, "what is chosen from")
         self.label = build(label) if label is not None else None
         self.lazy = all(pure(e) for e in (who, items, label) if e is not None)
+        # the prompt: `asking "..."`, worked out as the decision starts; else the name
+        self.question = build(question) if question is not None else None
 
     def run(self, m, f):
         items = self.items(m, f.env)
@@ -626,16 +628,17 @@ class Choose(Op):
             return
         env = f.env
         var = self.var
+        prompt = self.question(m, env) if self.question is not None else var
         payloads = [["bind", var, item] for item in items]
         if self.lazy:
             env[var] = items[-1]  # where offering them one by one leaves it
-            m.decide(self.who(m, env), var, payloads)
+            m.decide(self.who(m, env), prompt, payloads)
             return
         labels = []
         for item in items:
             env[var] = item
             labels.append(self.label(m, env) if self.label else m.show(item))
-        m.decide(self.who(m, env), var, payloads, labels)
+        m.decide(self.who(m, env), prompt, payloads, labels)
 
     def labels(self, m, env: dict, payloads: list) -> list[str]:
         """Each offered item's label, in the paused decision's environment (left as it
@@ -652,10 +655,12 @@ class Menu(Op):
     and item, unless that could give other labels than offering them did (something
     in the menu draws chance, or a label reads a later option's variable)."""
 
-    __slots__ = ("who", "offers", "status", "notes", "lazy", "texts")
+    __slots__ = ("who", "offers", "status", "notes", "lazy", "texts", "question")
 
-    def __init__(self, who, options, remarks=None):
+    def __init__(self, who, options, remarks=None, question=None):
         self.who = build(who)
+        # the prompt: `asking "..."`, worked out before any option is offered
+        self.question = build(question) if question is not None else None
         status, notes = remarks if remarks is not None else (None, [None] * len(options))
         self.status = build(status) if status is not None else None
         # Remarks are worked out only when asked for (remarks()), so play pays nothing.
@@ -668,6 +673,7 @@ class Menu(Op):
 
     def run(self, m, f):
         env = f.env
+        prompt = self.question(m, env) if self.question is not None else "choice"
         offered = []
         for offer in self.offers:
             offer(m, env, offered)
@@ -677,12 +683,12 @@ class Menu(Op):
             if len(offered) == 1:
                 m.apply_payload(offered[0])
                 return
-            m.decide(self.who(m, env), "choice", offered)
+            m.decide(self.who(m, env), prompt, offered)
             return
         if len(offered) == 1:
             m.apply_payload(offered[0][1])
             return
-        m.decide(self.who(m, env), "choice", [p for _, p in offered],
+        m.decide(self.who(m, env), prompt, [p for _, p in offered],
                  [label for label, _ in offered])
 
     def labels(self, m, env: dict, payloads: list) -> list[str]:

@@ -213,9 +213,9 @@ def test_a_long_option_list_is_grouped_by_region(capsys):
     game = campaigning()
     answer(game, "0")
     out = capsys.readouterr().out
-    assert "Kennedy to choose — 4 CP left" in out
+    assert "Kennedy: Where do you campaign? — 4 CP left" in out  # the rules' `asking`
     assert "campaign in … — 1 CP" in out and "campaign in … — travel 2 + 1 CP" in out
-    listed = out.split("Kennedy to choose")[1].splitlines()
+    listed = out.split("Where do you campaign?")[1].splitlines()
     east = next(line for line in listed if line.strip().startswith("East"))
     assert " NY " in east + " " and " CA " not in east + " "
     assert max(len(line) for line in out.splitlines()) <= 80

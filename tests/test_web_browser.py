@@ -158,6 +158,8 @@ def test_clicking_a_state_campaigns_there(server, browser):
         page.wait_for_function(f"() => Number(document.body.dataset.actions) !== {before}")
     else:
         pytest.fail("no campaign on the map within 200 decisions")
+    # who decides and the rules' question (`asking` in 30-actions.yaml), not its variable
+    assert prompt.endswith(": Where do you campaign?"), prompt
     state = page.locator("svg.map path.choosable").first
     place = state.get_attribute("data-place")
     before = actions(page)

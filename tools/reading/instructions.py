@@ -40,6 +40,8 @@ def operands(ins: tuple) -> list[tuple]:
         out = [ins[1]]
         for label, _, items, cond, _ in ins[2]:
             out += [e for e in (label, items, cond) if e is not None]
+        if len(ins) > 4:  # the question asked
+            out.append(ins[4])
         return out
     return [x for x in ins[1:] if is_expr(x)]
 
@@ -75,11 +77,13 @@ def map_instruction(ins: tuple, f: Callable[[tuple], tuple]) -> tuple:
     if op == "menu":
         options = [(f(lab), var, f(items) if items else items, f(cond) if cond else cond, b)
                    for lab, var, items, cond, b in ins[2]]
-        if len(ins) > 3:  # the decision's remarks: a status and a note per option
-            status, notes = ins[3]
+        if len(ins) == 3:
+            return (op, f(ins[1]), options)
+        remarks = ins[3]  # the decision's remarks (a status and a note per option), or None
+        if remarks is not None:
+            status, notes = remarks
             remarks = (f(status) if status else status, [f(n) if n else n for n in notes])
-            return (op, f(ins[1]), options, remarks)
-        return (op, f(ins[1]), options)
+        return (op, f(ins[1]), options, remarks, *(f(q) for q in ins[4:]))
     return (op, *[f(x) if is_expr(x) else x for x in ins[1:]])
 
 

@@ -289,14 +289,21 @@ class Renderer:
     def _s_if(self, branches: list, otherwise: int | None) -> str:
         return f"if {self.expr(branches[0][0])}:"
 
-    def _s_choose(self, who: tuple, var: str, items: tuple, label: tuple | None) -> str:
+    def _s_choose(self, who: tuple, var: str, items: tuple, label: tuple | None,
+                  question: tuple | None = None) -> str:
         labelled = f" labelled {self.expr(label)}" if label is not None else ""
-        return f"{self.expr(who)} chooses {var} from {self.expr(items)}{labelled}"
+        return f"{self.expr(who)} chooses {var} from {self.expr(items)}{labelled}" \
+            f"{self.asking(question)}"
 
-    def _s_menu(self, who: tuple, options: list, remarks: tuple | None = None) -> str:
+    def _s_menu(self, who: tuple, options: list, remarks: tuple | None = None,
+                question: tuple | None = None) -> str:
         status = remarks[0] if remarks is not None else None
         noting = f" noting {self.expr(status)}" if status is not None else ""
-        return f"{self.expr(who)} chooses{noting}:"
+        return f"{self.expr(who)} chooses{self.asking(question)}{noting}:"
+
+    def asking(self, question: tuple | None) -> str:
+        """A decision's `asking` clause, with its leading space (none without one)."""
+        return f" asking {self.expr(question)}" if question is not None else ""
 
     def loop(self, ins: tuple) -> str:
         """A loop's header without the colon."""

@@ -108,11 +108,13 @@ def request(word: str, rest: str) -> Exception:
 
 
 def decision(game: Game, options: list[Option], width: int) -> RenderableType:
-    """Who decides, the decision's status (e.g. points left), then the options."""
+    """Who decides and what they are asked, the decision's status (e.g. points left),
+    then the options."""
     player = game.current_player()
     status = game.remarks()["status"]
+    question = game.question()
     head = Text(player_name(game.program, player), style=player_style(game.program, player))
-    head.append(" to choose")
+    head.append(f": {question}" if question else " to choose")
     if status:
         head.append(" — ")
         head.append(str(status), style="bold cyan")

@@ -128,6 +128,7 @@ def decision(game: Game) -> dict[str, Any] | None:
     return {
         "player": pending["player"],
         "prompt": pending["prompt"],
+        "question": game.question(),
         "status": game.remarks()["status"],
         "options": listed,
         "sections": [{"title": title, "options": [o.index for o in members],

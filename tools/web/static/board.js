@@ -275,7 +275,8 @@ function drawDecision() {
   const filter = el("input", { class: "filter", type: "search", placeholder: "filter options",
     value: ui.filter, oninput: (e) => { ui.filter = e.target.value; drawDecision(); focusFilter(); } });
   box.replaceChildren(...[
-    el("div", { class: "prompt", text: `${nameOf(d.player)}: ${d.prompt}` }),
+    el("div", { class: "prompt",
+      text: d.question ? `${nameOf(d.player)}: ${d.question}` : `${nameOf(d.player)} to choose` }),
     d.status ? el("div", { class: "remark", text: d.status }) : null,
     ui.place ? el("div", { class: "dim" }, `only ${ui.place} `,
       el("button", { type: "button", onclick: () => { ui.place = null; drawDecision(); } }, "show all")) : null,
