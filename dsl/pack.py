@@ -641,6 +641,7 @@ class _Loader:
         }
         return Program(
             name=manifest.name,
+            version=str(manifest.version or "0"),  # the pack's own, whatever mods apply
             players=list(manifest.players),
             counters=[*manifest.counters,
                       *(n for n, v in manifest.tracks.items() if isinstance(v, NumericTrack))],

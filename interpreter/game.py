@@ -64,7 +64,7 @@ def initial_state(program: Program, seed: int) -> GameState:
 
 
 def pack_id(program: Program) -> dict[str, Any]:
-    return {"name": program.name, "version": getattr(program, "version", None)}
+    return {"name": program.name, "version": program.version}
 
 
 def _refuse_constant(name: str) -> Any:

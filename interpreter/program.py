@@ -79,6 +79,7 @@ class Program:
     reaction_blocks: list[int] = field(default_factory=list)
     dispatch_block: int = -1
     durations: list[str] = field(default_factory=lambda: ["game"])
+    version: str = "0"  # the pack's version (pack.yaml), as saves and logs name it
 
     def default_pool(self, kind: str) -> str | None:
         for name, spec in self.pools.items():

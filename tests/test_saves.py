@@ -75,7 +75,12 @@ def refused(program, text: str, pattern: str) -> str:
 def test_a_save_names_its_format_and_pack(program, midgame):
     data = json.loads(midgame)
     assert data["format_version"] == FORMAT_VERSION
-    assert data["pack"] == {"name": program.name, "version": None}
+    from ruamel.yaml import YAML
+
+    from hustings.dsl.loading import builtin_pack
+
+    manifest = YAML(typ="safe").load((builtin_pack() / "pack.yaml").read_text("utf-8"))
+    assert data["pack"] == {"name": program.name, "version": manifest["version"]}
     assert Game.load(program, midgame).save() == midgame
 
 

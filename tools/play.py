@@ -16,10 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ruamel.yaml import YAML
-
 from ..dsl.fingerprint import folder_hash
-from ..dsl.loading import builtin_pack, load_pack
+from ..dsl.loading import load_pack
 from ..interpreter import rng
 from ..interpreter.errors import IllegalAction, RuleError
 from ..interpreter.game import Game
@@ -123,6 +121,8 @@ def mod_root(path: Path) -> Path:
 
 def mod_name(path: Path) -> str:
     """The name the mod's manifest gives itself (the folder name if it has none)."""
+    from ruamel.yaml import YAML  # only a game with mods needs it
+
     try:
         manifest = YAML(typ="safe").load((mod_root(path) / "mod.yaml").read_text("utf-8"))
         return str(manifest["name"])
@@ -140,9 +140,8 @@ def check_mods(log: SessionLog, given: list[ModId], path: Path) -> None:
                      "pass the same mod folders, in the same order, with --mod PATH")
 
 
-def pack_ref(pack: Path | None, program: Program) -> PackId:
-    manifest = YAML(typ="safe").load(((pack or builtin_pack()) / "pack.yaml").read_text("utf-8"))
-    return PackId(name=program.name, version=str(manifest.get("version") or "0"))
+def pack_ref(program: Program) -> PackId:
+    return PackId(name=program.name, version=program.version)
 
 
 # ---- the session ------------------------------------------------------------------
@@ -318,7 +317,7 @@ def open_session(a: PlayArgs) -> tuple[Session, SessionLog | None]:
         check_mods(recorded, refs, source)
     options = dict(recorded.options) if recorded else a.options
     program = load_pack(a.pack, options, a.mods)
-    pack = pack_ref(a.pack, program)
+    pack = pack_ref(program)
     if recorded is not None and not same_pack(recorded.pack, pack):
         raise InputError(f"{source} is a game of the pack {recorded.pack.name} "
                          f"{recorded.pack.version}, not {pack.name} {pack.version}")

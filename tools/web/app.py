@@ -108,7 +108,7 @@ class Server:
         mods = tuple(range(len(self.mods))) if mods is None else mods
         program = self.program({**self.options, **options}, mods)
         seats = self.checked_seats(program, seats)
-        pack = play.pack_ref(self.pack, program)
+        pack = play.pack_ref(program)
         session = play.Session(program, pack, play.fresh_seed() if seed is None else seed,
                                {**self.options, **options}, [self.refs[i] for i in mods],
                                seats)
@@ -148,7 +148,7 @@ class Server:
                     play.check_mods(log, self.refs, path)  # says which mods it needs
                 refs = [self.refs[i] for i in mods]
                 program = self.program(dict(log.options), mods)
-                pack = play.pack_ref(self.pack, program)
+                pack = play.pack_ref(program)
                 if not play.same_pack(log.pack, pack):
                     raise InputError(f"the file is a game of {log.pack.name} "
                                      f"{log.pack.version}, not {pack.name} {pack.version}")
