@@ -30,6 +30,9 @@ class PackStats:
     expect_events: set[str] = field(default_factory=set)  # kinds whose cards all want one
     without_event: list[int] = field(default_factory=list)  # cards of those kinds lacking one
     procedures: int = 0
+    # Options off in this run that leave cards or players out: `check` compiles the pack
+    # again with them on, so what they add is checked too.
+    gated_off: list[str] = field(default_factory=list)
 
 
 @dataclass

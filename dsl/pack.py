@@ -162,7 +162,15 @@ class _Loader:
                               "leave at least two players out of every option's `players:`")
         seated = [p for p in manifest.players
                   if all(options.get(o, False) for o in optional.get(p, []))]
+        for p in manifest.players:
+            self.gate([o for o in optional.get(p, []) if not options.get(o, False)])
         return manifest.model_copy(update={"players": seated})
+
+    def gate(self, options: list[str]) -> None:
+        """Note options off in this run that leave something out (PackStats.gated_off)."""
+        gated = self.stats.gated_off
+        gated.extend(o for o in options if o not in gated)
+        gated.sort()
 
     def all_cards(self) -> list[tuple[Card, YamlFile, Any]]:
         """The cards of the pack and mods with every option on (nothing is compiled)."""
@@ -334,6 +342,7 @@ class _Loader:
         seen: dict[int, str] = {}
         for card, f, node in out:
             if card.option and not options.get(card.option, False):
+                self.gate([card.option])
                 continue
             if card.number in seen:
                 line, col = node.lc.key("number")

@@ -40,6 +40,31 @@ def test_the_summary_counts_each_declared_kind_of_the_pack(capsys):
     assert "90 action cards, 37 with events, 0 dirty cards, 12 candidate cards, 30 topic " \
         "cards" in out
     assert "without an event" not in out and "campaign cards" not in out
+    # its Dirty Politics cards and Libertarian player come with options: checked too
+    assert "also checked with --option dirty_politics --option third_party" in out
+    assert "24 dirty cards" in out
+
+
+def test_cards_an_option_brings_are_checked_with_it_off(tmp_path, capsys):
+    import shutil
+
+    pack = tmp_path / "ct"
+    shutil.copytree(builtin_pack("campaign-trail"), pack,
+                    ignore=shutil.ignore_patterns("scenarios"))
+    dirty = pack / "cards" / "dirty-politics.yaml"
+    text = dirty.read_text()
+    broken = text.replace("    trick: bribes\n", "    trick: bribes\n    event: |\n"
+                          "      player gains 1 nonsense_counter\n", 1)
+    assert broken != text
+    dirty.write_text(broken)
+    line = broken.splitlines().index("      player gains 1 nonsense_counter") + 1
+    assert main(["check", str(pack)]) == 1  # dirty_politics is off by default
+    out = capsys.readouterr().out
+    assert f"dirty-politics.yaml:{line}:22: error[E304]" in out
+    assert "failed: 1 error" in out
+    # named off on the command line, the option stays off: that run checks what it names
+    assert main(["check", str(pack), "--option", "dirty_politics=off"]) == 0
+    assert "also checked with --option third_party " in capsys.readouterr().out
 
 
 def test_a_kind_declared_with_events_lists_the_cards_still_without_one(pack, capsys):

@@ -357,7 +357,7 @@ def seat_choices(args: argparse.Namespace) -> dict[str, str]:
 # ---- check ------------------------------------------------------------------------
 def check_command(args: argparse.Namespace) -> int:
     from ..dsl.loading import builtin_pack, check_pack
-    from .report import print_check
+    from .report import Wider, print_check
 
     if args.path is not None and args.pack is not None and args.path != args.pack:
         raise UsageError(f"two packs named: {args.path} and --pack {args.pack}; name one")
@@ -366,13 +366,19 @@ def check_command(args: argparse.Namespace) -> int:
         raise UsageError(f"{named} is a mod (it has mod.yaml): check it on its pack with "
                          f"`hustings check --mod {named}`")
     pack = pack_folder(named)
+    options = parse_options(args.option)
     start = time.perf_counter()
-    loaded = check_pack(pack, parse_options(args.option), args.mods)
+    loaded = check_pack(pack, options, args.mods)
+    # Cards and players only an option brings are checked too: again with those options
+    # on (the ones the command line leaves unnamed), whatever this run's options are.
+    wider_on = [o for o in loaded.stats.gated_off if o not in options]
+    wider = check_pack(pack, {**options, **dict.fromkeys(wider_on, True)}, args.mods) \
+        if wider_on else None
     elapsed = time.perf_counter() - start
     label = pack or builtin_pack()
     if args.mods:
         label = f"{label} + {' + '.join(str(m) for m in args.mods)}"
-    return print_check(loaded, args.format, elapsed, label)
+    return print_check(loaded, args.format, elapsed, label, Wider(wider_on, wider))
 
 
 # ---- scenario ---------------------------------------------------------------------

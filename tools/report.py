@@ -7,6 +7,7 @@ Usage errors (exit 2) are argparse's business in cli.py.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..dsl.diagnostics import Diagnostic, excerpt
@@ -36,9 +37,10 @@ def summary(loaded: Loaded) -> str:
     return ", ".join(parts)
 
 
-def counts(loaded: Loaded) -> str:
+def counts(diags: list[Diagnostic]) -> str:
     """'2 errors, 1 warning' (empty when there is nothing to count)."""
-    e, w = len(loaded.report.errors), len(loaded.report.warnings)
+    e = sum(d.severity == "error" for d in diags)
+    w = len(diags) - e
     parts = [f"{e} error{'s' * (e != 1)}"] if e else []
     parts += [f"{w} warning{'s' * (w != 1)}"] if w else []
     return ", ".join(parts)
@@ -66,19 +68,43 @@ def _escape(text: str, prop: bool = False) -> str:
     return text.replace(":", "%3A").replace(",", "%2C") if prop else text
 
 
-def print_check(loaded: Loaded, fmt: str, elapsed: float, path: Path | str) -> int:
-    diags = loaded.report.diagnostics
+@dataclass
+class Wider:
+    """The second check of `check`: with the options that leave cards or players out
+    turned on (`on`), and what it found (None when no option leaves anything out)."""
+
+    on: list[str] = field(default_factory=list)
+    loaded: Loaded | None = None
+
+    def new(self, first: Loaded) -> list[Diagnostic]:
+        """What it found that the first check did not: the added cards' and players'."""
+        if self.loaded is None:
+            return []
+        seen = {str(d) for d in first.report.diagnostics}
+        return [d for d in self.loaded.report.diagnostics if str(d) not in seen]
+
+    def flags(self) -> str:
+        return " ".join(f"--option {o}" for o in self.on)
+
+
+def print_check(loaded: Loaded, fmt: str, elapsed: float, path: Path | str,
+                wider: Wider | None = None) -> int:
+    wider = wider or Wider()
+    diags = [*loaded.report.diagnostics, *wider.new(loaded)]
+    ok = loaded.program is not None and (wider.loaded is None or wider.loaded.program is not None)
+    errors = sum(d.severity == "error" for d in diags)
     if fmt == "json":
         print(json.dumps({
-            "ok": loaded.program is not None,
-            "errors": len(loaded.report.errors),
-            "warnings": len(loaded.report.warnings),
+            "ok": ok,
+            "errors": errors,
+            "warnings": len(diags) - errors,
             "diagnostics": [
                 {"path": d.source.path, "line": d.source.line, "column": d.source.column,
                  "severity": d.severity, "code": d.code, "message": d.message, "hint": d.hint}
                 for d in diags
             ],
             "summary": summary(loaded),
+            "also_checked_with": wider.on,
             "seconds": round(elapsed, 3),
         }))
     elif fmt == "github":
@@ -95,8 +121,11 @@ def print_check(loaded: Loaded, fmt: str, elapsed: float, path: Path | str) -> i
         if loaded.stats.without_event:
             missing = ", ".join(str(n) for n in loaded.stats.without_event)
             print(f"note: cards without an event yet: {missing}")
-        status = "ok" if loaded.program is not None else "failed"
-        counted = counts(loaded)
+        status = "ok" if ok else "failed"
+        counted = counts(diags)
         print(f"{path}: {status}: {counted + '; ' if counted else ''}{summary(loaded)} "
               f"({elapsed:.2f} s)")
-    return 0 if loaded.program is not None else 1
+        if wider.loaded is not None:
+            print(f"  also checked with {wider.flags()} (the cards and players they add): "
+                  f"{summary(wider.loaded)}")
+    return 0 if ok else 1
