@@ -306,3 +306,18 @@ def test_the_card_being_resolved_is_on_the_status_line():
     top = render_board(game, "kennedy", 120).splitlines()[0]
     assert top.endswith("Playing The Old Nixon")
     assert "Playing" not in render_board(Game.new(game.program, 1), "kennedy", 120)
+
+
+def test_a_board_of_many_regions_shows_every_value_in_a_wide_terminal():
+    # Campaign Trail's nine regions do not fit at 140 columns with each state's name: the
+    # columns fall back to ids, so no state's electoral votes or voters are cut off.
+    program = load_pack(builtin_pack("campaign-trail"))
+    game = Game.new(program, seed=3)
+    for width in (110, 140, 200):
+        text = render_board(game, "democrat", width)
+        assert max(len(line) for line in text.splitlines()) <= width
+        college = text.split("Voters")[0].split("Electoral College")[1]
+        assert "…" not in college, width
+        for state in program.kinds["states"]:
+            ev = program.locations[state]["ev"]
+            assert re.search(rf"\b{state}\b[A-Za-z .]* {ev:>2} ", college), (width, state)

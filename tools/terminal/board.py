@@ -20,6 +20,7 @@ from ...interpreter.support import holdings
 from .look import place_name, player_marks, player_name, player_style, shown
 
 WIDE = 110
+COLUMN_GAP = 3  # spaces between the columns of a wide group
 
 
 def render_board(game: Game, player: str | None, width: int = 80, colour: bool = False) -> str:
@@ -186,21 +187,36 @@ def cell(game: Game, obs: dict, group: dict, where: str, name: str, name_width: 
 
 
 def location_group(game: Game, obs: dict, group: dict, width: int) -> RenderableType:
-    program = game.program
+    """A group of locations: on a wide terminal one column per section, the places by id
+    and name, or by id alone where the names would not fit; else rows that wrap."""
     places = locations_of(game, group)
-    numbered = bool(group.get("order"))
-    sections: list[tuple[str, list[str]]] = []
-    sections = grouped(program, places, group.get("by"))
-    wide = len(sections) > 1 and width >= WIDE
-    names = {w: label(program, group, w, wide) for w in places}
-    name_width = max((len(n) for n in names.values()), default=2) + (2 if numbered else 0)
-    cells = {w: cell(game, obs, group, w, names[w], name_width,
-                     places.index(w) + 1 if numbered else None) for w in places}
-    if wide:
-        return columns(group["title"], sections, cells)
-    if width >= WIDE:
+    sections = grouped(game.program, places, group.get("by"))
+    if len(sections) > 1 and width >= WIDE:
+        for named in (True, False):
+            cells = group_cells(game, obs, group, places, named)
+            if columns_width(sections, cells) <= width:
+                return columns(group["title"], sections, cells)
+    cells = group_cells(game, obs, group, places, False)
+    if width >= WIDE and len(sections) == 1:
         return column(group["title"], places, cells)
     return rows(group["title"], sections, cells, width)
+
+
+def group_cells(game: Game, obs: dict, group: dict, places: list[str],
+                named: bool) -> dict[str, Text]:
+    """Each place's cell: its label (`named`: the id followed by the name), then its value
+    and support."""
+    numbered = bool(group.get("order"))
+    names = {w: label(game.program, group, w, named) for w in places}
+    name_width = max((len(n) for n in names.values()), default=2) + (2 if numbered else 0)
+    return {w: cell(game, obs, group, w, names[w], name_width,
+                    places.index(w) + 1 if numbered else None) for w in places}
+
+
+def columns_width(sections: list[tuple[str, list[str]]], cells: dict) -> int:
+    """The width `columns` lays the sections out in: each as wide as its widest line."""
+    widths = [max([len(name), *(len(cells[w].plain) for w in items)]) for name, items in sections]
+    return sum(widths) + COLUMN_GAP * (len(widths) - 1)
 
 
 def label(program, group: dict, where: str, wide: bool) -> str:
@@ -231,7 +247,7 @@ def grouped(program, places: list[str], by: str | None) -> list[tuple[str, list[
 def columns(title: str, sections: list[tuple[str, list[str]]], cells: dict) -> Table:
     """Each section a column, one location per line (wide terminals)."""
     table = Table(title=title, title_justify="left", title_style="bold underline", box=None,
-                  pad_edge=False, padding=(0, 3, 0, 0), show_edge=False)
+                  pad_edge=False, padding=(0, COLUMN_GAP, 0, 0), show_edge=False)
     for name, _ in sections:
         table.add_column(name, no_wrap=True, header_style="bold")
     depth = max(len(items) for _, items in sections)
