@@ -7,7 +7,8 @@ and compiles it, and a pack that compiles is kept for next time.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,7 +69,34 @@ def check_pack(path: Path | str | None = None, options: dict[str, bool] | None =
             return hit
     from .pack import compile_pack
 
+    if _parsing_once and not _keeping[0]:
+        from . import parser
+
+        parser.remember_trees(True)
+        _keeping[0] = True
     loaded = compile_pack(root, options, mods)
     if name is not None and loaded.program is not None:
         loaded = packcache.store(name, loaded)
     return loaded
+
+
+_parsing_once = False  # within `parsing_once`
+_keeping = [False]  # the parser keeps its trees (turned on by a compile within it)
+
+
+@contextmanager
+def parsing_once() -> Iterator[None]:
+    """Within it, an effect text that one compile parsed is not parsed again by the next:
+    `check` compiles a pack twice when options leave cards out. Nothing is imported
+    unless a compile happens (a cached pack needs no parser)."""
+    global _parsing_once
+    _parsing_once = True
+    try:
+        yield
+    finally:
+        _parsing_once = False
+        if _keeping[0]:
+            from . import parser
+
+            parser.remember_trees(False)
+            _keeping[0] = False

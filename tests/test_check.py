@@ -181,3 +181,20 @@ def test_a_mod_named_as_the_pack_is_pointed_to_mod(capsys):
     assert main(["check", str(mod)]) == 2
     err = capsys.readouterr().err
     assert "is a mod" in err and f"--mod {mod}" in err
+
+
+def test_checking_twice_for_the_options_parses_each_text_once(monkeypatch, capsys):
+    from hustings.dsl import parser
+
+    parsed: list[tuple[str, str]] = []
+    real = parser._parse
+
+    def counting(text, source, start):
+        parsed.append((text, start))
+        return real(text, source, start)
+
+    monkeypatch.setattr(parser, "_parse", counting)
+    assert main(["check", str(builtin_pack("campaign-trail"))]) == 0
+    assert "also checked with" in capsys.readouterr().out
+    assert parsed and len(parsed) == len(set(parsed))
+    assert parser._TREES is None  # the trees are let go afterwards

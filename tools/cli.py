@@ -356,7 +356,7 @@ def seat_choices(args: argparse.Namespace) -> dict[str, str]:
 
 # ---- check ------------------------------------------------------------------------
 def check_command(args: argparse.Namespace) -> int:
-    from ..dsl.loading import builtin_pack, check_pack
+    from ..dsl.loading import builtin_pack, check_pack, parsing_once
     from .report import Wider, print_check
 
     if args.path is not None and args.pack is not None and args.path != args.pack:
@@ -368,12 +368,13 @@ def check_command(args: argparse.Namespace) -> int:
     pack = pack_folder(named)
     options = parse_options(args.option)
     start = time.perf_counter()
-    loaded = check_pack(pack, options, args.mods)
-    # Cards and players only an option brings are checked too: again with those options
-    # on (the ones the command line leaves unnamed), whatever this run's options are.
-    wider_on = [o for o in loaded.stats.gated_off if o not in options]
-    wider = check_pack(pack, {**options, **dict.fromkeys(wider_on, True)}, args.mods) \
-        if wider_on else None
+    with parsing_once():  # a second run below reads the same effect texts
+        loaded = check_pack(pack, options, args.mods)
+        # Cards and players only an option brings are checked too: again with those
+        # options on (the ones the command line leaves unnamed).
+        wider_on = [o for o in loaded.stats.gated_off if o not in options]
+        wider = check_pack(pack, {**options, **dict.fromkeys(wider_on, True)}, args.mods) \
+            if wider_on else None
     elapsed = time.perf_counter() - start
     label = pack or builtin_pack()
     if args.mods:
