@@ -69,19 +69,23 @@ def check_pack(path: Path | str | None = None, options: dict[str, bool] | None =
             return hit
     from .pack import compile_pack
 
-    if _parsing_once and not _keeping[0]:
+    if _once.active and not _once.keeping:
         from . import parser
 
         parser.remember_trees(True)
-        _keeping[0] = True
+        _once.keeping = True
     loaded = compile_pack(root, options, mods)
     if name is not None and loaded.program is not None:
         loaded = packcache.store(name, loaded)
     return loaded
 
 
-_parsing_once = False  # within `parsing_once`
-_keeping = [False]  # the parser keeps its trees (turned on by a compile within it)
+class _ParsingOnce:
+    active = False  # within `parsing_once`
+    keeping = False  # the parser keeps its trees (turned on by a compile within it)
+
+
+_once = _ParsingOnce()
 
 
 @contextmanager
@@ -89,14 +93,13 @@ def parsing_once() -> Iterator[None]:
     """Within it, an effect text that one compile parsed is not parsed again by the next:
     `check` compiles a pack twice when options leave cards out. Nothing is imported
     unless a compile happens (a cached pack needs no parser)."""
-    global _parsing_once
-    _parsing_once = True
+    _once.active = True
     try:
         yield
     finally:
-        _parsing_once = False
-        if _keeping[0]:
+        _once.active = False
+        if _once.keeping:
             from . import parser
 
             parser.remember_trees(False)
-            _keeping[0] = False
+            _once.keeping = False
