@@ -96,3 +96,19 @@ def test_play_is_identical_across_processes_and_hash_seeds():
         )
         outputs.add(proc.stdout)
     assert len(outputs) == 1
+
+
+def test_version_is_looked_up_only_when_asked_for(capsys, monkeypatch):
+    import sys
+
+    import pytest
+
+    from hustings.tools import cli
+
+    monkeypatch.delitem(sys.modules, "importlib.metadata", raising=False)
+    cli.build_parser(["check"])
+    assert "importlib.metadata" not in sys.modules  # nothing else pays for the lookup
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["--version"])
+    assert caught.value.code == 0
+    assert capsys.readouterr().out.startswith("hustings ")
