@@ -210,6 +210,9 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
         return DslSyntaxError(source.at(line, col), "expected an indented block after ':'",
                               "indent the lines that belong to it")
     word = str(token)
+    if word in CLAUSE_ORDER:
+        return DslSyntaxError(source.at(line, col), f"'{word}' is out of place here",
+                              CLAUSE_ORDER[word])
     keywords = [literals()[t] for t in expected if t in literals()]
     close = did_you_mean(word, keywords)
     if close:
@@ -225,6 +228,16 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
         return DslSyntaxError(source.at(line, start), f"'{wrong}' does not start a statement",
                               hint)
     return DslSyntaxError(source.at(line, col), f"unexpected {word!r}", expect)
+
+
+# Where a decision's clauses go, for a clause written out of its place.
+CLAUSE_ORDER = {
+    "asking": 'a menu asks right after `chooses` (`P chooses asking "..." noting "...":`); '
+              'a pick from a list last (`P chooses x from LIST labelled "..." asking "..."`)',
+    "labelled": 'only a pick from a list is labelled, right after its list and before any '
+                '`asking` (`P chooses x from LIST labelled "..." asking "..."`); a menu\'s '
+                'options are labelled by their own text',
+}
 
 
 def _ends_block_opener(lines: list[str], line: int, col: int) -> bool:

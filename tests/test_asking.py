@@ -96,3 +96,15 @@ def test_the_terminal_shows_the_question_or_who_is_to_choose(tmp_path):
     assert shown(game).splitlines()[0] == "ann: which one, ann?"  # the mini pack names no one
     game.apply_action(0)
     assert shown(game).splitlines()[0] == "bob to choose"
+
+
+@pytest.mark.parametrize("body, word", [
+    ('bob chooses noting "n" asking "q":\n  "a":\n    say "a"\n  "b":\n    say "b"', "asking"),
+    ('ann chooses k from [1, 2] asking "q" labelled "{k}"', "labelled"),
+])
+def test_a_clause_out_of_its_place_says_where_it_goes(tmp_path, body, word):
+    with pytest.raises(ContentError) as caught:
+        game_of(tmp_path, body)
+    text = str(caught.value)
+    assert f"error[E201]: '{word}' is out of place here" in text
+    assert 'labelled "..." asking "..."' in text  # the hint shows the order
