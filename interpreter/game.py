@@ -198,27 +198,28 @@ class Game:
     def question(self) -> str | None:
         """The pending decision's question (`asking` in the rules), or None when the rules
         ask none: its prompt is then only the chosen name, or `choice` for a menu."""
-        pending = self.state.pending
-        if pending is None or not self.state.stack:
-            return None
-        f = self.state.stack[-1]
-        op = self.machine.ops[f.block][f.pc - 1]
-        return pending["prompt"] if getattr(op, "question", None) is not None else None
+        op = self._paused_op()
+        asks = op is not None and getattr(op, "question", None) is not None
+        return self.state.pending["prompt"] if asks else None
 
     def remarks(self) -> dict[str, Any]:
         """What the pending decision notes beside its labels (`noting` in the rules): a
         `status` (or None) and one `notes` entry per option (None where it has none).
         Worked out on request from the paused rules; the state is left as it was."""
-        pending = self.state.pending
-        none: dict[str, Any] = {"status": None, "notes": [None] * self.num_actions()}
-        if pending is None or not self.state.stack:
-            return none
-        f = self.state.stack[-1]
-        op = self.machine.ops[f.block][f.pc - 1]
-        if not hasattr(op, "remarks"):
-            return none
-        status, notes = op.remarks(self.machine, f.env, pending["payloads"])
+        op = self._paused_op()
+        if not hasattr(op, "remarks"):  # None too: nothing is pending
+            return {"status": None, "notes": [None] * self.num_actions()}
+        status, notes = op.remarks(self.machine, self.state.stack[-1].env,
+                                   self.state.pending["payloads"])
         return {"status": status, "notes": notes}
+
+    def _paused_op(self) -> Any:
+        """The decision the rules are paused at (the instruction before the top frame's
+        pc), or None when nothing is pending."""
+        if self.state.pending is None or not self.state.stack:
+            return None
+        f = self.state.stack[-1]
+        return self.machine.ops[f.block][f.pc - 1]
 
     def result(self) -> dict[str, Any] | None:
         return self.state.result if self.is_terminal() else None

@@ -39,11 +39,15 @@ def summary(loaded: Loaded) -> str:
 
 def counts(diags: list[Diagnostic]) -> str:
     """'2 errors, 1 warning' (empty when there is nothing to count)."""
-    e = sum(d.severity == "error" for d in diags)
+    e = error_count(diags)
     w = len(diags) - e
     parts = [f"{e} error{'s' * (e != 1)}"] if e else []
     parts += [f"{w} warning{'s' * (w != 1)}"] if w else []
     return ", ".join(parts)
+
+
+def error_count(diags: list[Diagnostic]) -> int:
+    return sum(d.severity == "error" for d in diags)
 
 
 def github_line(d: Diagnostic) -> str:
@@ -92,7 +96,7 @@ def print_check(loaded: Loaded, fmt: str, elapsed: float, path: Path | str,
     wider = wider or Wider()
     diags = [*loaded.report.diagnostics, *wider.new(loaded)]
     ok = loaded.program is not None and (wider.loaded is None or wider.loaded.program is not None)
-    errors = sum(d.severity == "error" for d in diags)
+    errors = error_count(diags)
     if fmt == "json":
         print(json.dumps({
             "ok": ok,
