@@ -44,23 +44,31 @@ def support(m, env: dict, pool: str, where: str, before: Any) -> None:
     after = m.s.pools[pool].get(where)
     if before == after:
         return
-
-    def holding(h: Any) -> str:
-        """`Ann 2`, or for a stacking pool every player's pieces: `Ann 2, Bob 1`."""
-        counts = holdings(h)
-        seats = m.p.players
-        order = [p for p in seats if p in counts] + [p for p in counts if p not in seats]
-        return ", ".join(f"{player(m, p)} {counts[p]}" for p in order) or "none"
-
     card = m.p.cards.get(env[CAUSE])
     head = f"  {words(pool)} support in {place(m, where)}: "
     tail = f" — {card['title'] if card else env[CAUSE]}"
     log = m.s.log
-    first = holding(before)
-    if log and log[-1].startswith(head) and log[-1].endswith(tail):
-        first = log.pop()[len(head):].split(" → ")[0]  # one line for a run of cubes
-    if first != holding(after):
-        log.append(f"{head}{first} → {holding(after)}{tail}")
+    last = log[-1] if log else ""
+    if last.startswith(head) and last.endswith(tail):
+        first = last[len(head):].split(" → ")[0]  # one line for a run of cubes
+        log.pop()
+    else:
+        first = holding(m, before)
+    now = holding(m, after)
+    if first != now:
+        log.append(f"{head}{first} → {now}{tail}")
+
+
+def holding(m, entry: Any) -> str:
+    """`Ann 2`, or for a stacking pool every player's pieces: `Ann 2, Bob 1`."""
+    if not entry:
+        return "none"
+    if entry.__class__ is list:  # an exclusive pool's [owner, count]: the common case
+        return f"{player(m, entry[0])} {entry[1]}"
+    counts = holdings(entry)
+    seats = m.p.players
+    order = [p for p in seats if p in counts] + [p for p in counts if p not in seats]
+    return ", ".join(f"{player(m, p)} {counts[p]}" for p in order)
 
 
 def zone(m, key: str) -> str:
