@@ -87,7 +87,14 @@ def test_repeating_a_text_is_checked_before_it_is_built():
             repeat(machine, {})
 
 
-def test_a_yaml_alias_bomb_is_refused_at_the_alias(pack):
+@pytest.mark.parametrize("libyaml", [True, False], ids=["libyaml", "pure-parser"])
+def test_a_yaml_alias_bomb_is_refused_at_the_alias(pack, libyaml, monkeypatch):
+    from hustings.dsl import yamlsource
+
+    if not libyaml:  # without libyaml the pure parser looks for aliases, at the same spot
+        monkeypatch.setattr(yamlsource, "CParser", None)
+    elif yamlsource.CParser is None:
+        pytest.skip("libyaml's parser (ruamel.yaml.clib) is not installed")
     bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
     for n, prev in zip("bcdefghi", "abcdefgh", strict=True):
         bomb.append(f"{n}: &{n} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]")
