@@ -95,6 +95,22 @@ def test_bench_prints_per_core_total_reference_and_memory(capsys):
     assert "CPU time" in out and "wall clock" in out and "tic-tac-toe" in out
 
 
+def test_bench_measures_openspiel_tic_tac_toe_when_the_extra_is_installed(capsys):
+    out, data = bench(capsys, "--games", "1")
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        assert data["openspiel_decisions_per_s"] is None and data["openspiel_ratio"] is None
+        assert "OpenSpiel" not in out
+        return
+    assert data["openspiel_decisions_per_s"] > 0
+    assert data["openspiel_ratio"] == pytest.approx(
+        data["decisions_per_s"] / data["openspiel_decisions_per_s"], rel=0.01)
+    # the plain-Python yardstick is the lighter of the two: no game API between its moves
+    assert data["openspiel_decisions_per_s"] < data["reference_decisions_per_s"]
+    assert "OpenSpiel's pure-Python tic-tac-toe" in out
+
+
 def test_bench_in_two_processes_plays_the_same_games(capsys):
     _, one = bench(capsys, "--games", "3", "--seed", "5")
     out, two = bench(capsys, "--games", "3", "--seed", "5", "--jobs", "2")

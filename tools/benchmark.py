@@ -8,7 +8,9 @@ Two kinds of time, reported apart: CPU time (`time.process_time`) of the games a
 summed over the processes, gives the speed of one core; wall-clock time from the first
 game's start to the last game's end gives the throughput of all of them together. The
 yardstick is plain-Python tic-tac-toe (tools/reference_game.py) played in this process by
-the same agent the same way.
+the same agent the same way. With the `openspiel` extra installed, OpenSpiel's own
+pure-Python tic-tac-toe is measured too, driven through its game API as its examples
+drive a game: a second, heavier yardstick (a game written against a general game API).
 """
 
 from __future__ import annotations
@@ -116,6 +118,31 @@ def reference_speed(first_seed: int) -> tuple[int, float]:
     return decisions, time.process_time() - start
 
 
+def openspiel_speed(first_seed: int) -> tuple[int, float] | None:
+    """(decisions, CPU seconds) of OpenSpiel's pure-Python tic-tac-toe: legal actions
+    listed, one taken at random by index (as the random agent does), applied. None
+    without the `openspiel` extra."""
+    try:
+        import pyspiel
+        from open_spiel.python.games import tic_tac_toe  # noqa: F401 - registers the game
+    except ImportError:
+        return None
+    import random
+
+    game = pyspiel.load_game("python_tic_tac_toe")
+    decisions, seed, start = 0, first_seed, time.process_time()
+    while time.process_time() - start < REFERENCE_CPU_SECONDS:
+        for _ in range(REFERENCE_BATCH):
+            state = game.new_initial_state()
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                decisions += 1
+            seed += 1
+    return decisions, time.process_time() - start
+
+
 def peak_mb() -> tuple[float, float] | None:
     """Peak resident memory (MB) of this process and of its largest finished child."""
     try:
@@ -129,7 +156,8 @@ def peak_mb() -> tuple[float, float] | None:
 
 
 def summary(tallies: list[Tally], reference: tuple[int, float],
-            memory: tuple[float, float] | None) -> dict[str, Any]:
+            memory: tuple[float, float] | None,
+            openspiel: tuple[int, float] | None = None) -> dict[str, Any]:
     """The figures of a run; per core ones in CPU time, the total in wall-clock time."""
     games = sum(t.games for t in tallies)
     decisions = sum(t.decisions for t in tallies)
@@ -137,7 +165,7 @@ def summary(tallies: list[Tally], reference: tuple[int, float],
     wall = max(max(t.ended for t in tallies) - min(t.started for t in tallies), 1e-9)
     ref_decisions, ref_cpu = reference
     ref_speed = ref_decisions / max(ref_cpu, 1e-9)
-    return {
+    figures = {
         "games": games,
         "games_per_s": round(games / cpu, 1),
         "decisions_per_s": round(decisions / cpu),
@@ -149,7 +177,14 @@ def summary(tallies: list[Tally], reference: tuple[int, float],
         "peak_mb": round(max(memory), 1) if memory else None,
         "reference_decisions_per_s": round(ref_speed),
         "ratio": round(decisions / cpu / ref_speed, 4),
+        "openspiel_decisions_per_s": None,
+        "openspiel_ratio": None,
     }
+    if openspiel is not None:
+        speed = openspiel[0] / max(openspiel[1], 1e-9)
+        figures["openspiel_decisions_per_s"] = round(speed)
+        figures["openspiel_ratio"] = round(decisions / cpu / speed, 4)
+    return figures
 
 
 def report_lines(s: dict[str, Any], memory: tuple[float, float] | None) -> list[str]:
@@ -164,6 +199,11 @@ def report_lines(s: dict[str, Any], memory: tuple[float, float] | None) -> list[
         f"{s['reference_decisions_per_s']:,} decisions/s; hustings decisions/s / "
         f"reference = {s['ratio']:.4f}",
     ]
+    if s["openspiel_decisions_per_s"] is not None:
+        lines.append(
+            f"OpenSpiel's pure-Python tic-tac-toe, through its game API, same random choice, "
+            f"CPU time: {s['openspiel_decisions_per_s']:,} decisions/s; hustings "
+            f"decisions/s / it = {s['openspiel_ratio']:.4f}")
     if memory is not None:
         own, child = memory
         largest = f", largest worker {child:.0f} MB" if s["jobs"] > 1 else ""

@@ -213,7 +213,8 @@ def add_bench_parser(sub) -> None:
         "bench", allow_abbrev=False,
         help="random-vs-random games; games/s and decisions/s per core and in total",
         description="Random-vs-random games, then plain-Python tic-tac-toe played the same "
-                    "way as a yardstick. Per-core speeds are CPU time summed over the "
+                    "way as a yardstick (and, with the openspiel extra, OpenSpiel's "
+                    "pure-Python tic-tac-toe). Per-core speeds are CPU time summed over the "
                     "processes; the total is wall-clock time. Ends with one JSON line.")
     add_pack_arguments(bench)
     bench.add_argument("--games", type=positive_int, default=50, metavar="N",
@@ -462,8 +463,9 @@ def bench_command(args: argparse.Namespace) -> int:
     blocks = benchmark.seed_blocks(args.seed, args.games, args.jobs)
     tallies = benchmark.run_games(program, blocks, args.pack, options, list(args.mods))
     reference = benchmark.reference_speed(args.seed)
-    memory = benchmark.peak_mb()
-    figures = benchmark.summary(tallies, reference, memory)
+    memory = benchmark.peak_mb()  # the games': before OpenSpiel and numpy are imported
+    openspiel = benchmark.openspiel_speed(args.seed)
+    figures = benchmark.summary(tallies, reference, memory, openspiel)
     for line in benchmark.report_lines(figures, memory):
         print(line)
     print(json.dumps(figures))
