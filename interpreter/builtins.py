@@ -44,6 +44,18 @@ def _travel(m, a, b) -> int:
     return p.travel_cost[p.travel_area[a]][p.travel_area[b]]
 
 
+def travel_table(program) -> dict[str, dict[str, int]]:
+    """travel(a, b) for every pair of places that have a travel area: compiled code looks
+    the cost up here instead of calling `_travel` (a menu asks it once per place)."""
+    area, cost = program.travel_area, program.travel_cost
+    table: dict[str, dict[str, int]] = {}
+    for a, from_area in area.items():
+        row = cost.get(from_area) if from_area.__class__ is str else None
+        if row is not None:
+            table[a] = {b: row[to] for b, to in area.items() if to in row}
+    return table
+
+
 def _position(m, item, track) -> int:
     return track.index(item) + 1 if item in track else 0
 
@@ -266,6 +278,10 @@ BUILTINS = {
     "roll": _roll,
     "random_pick": _random_pick,
 }
+
+# Builtins whose value is a lookup in a table made once per program from its data alone:
+# compiled code indexes the table by the arguments, in order, without a call.
+TABLES = {"travel": travel_table}
 
 # Builtins that draw chance or change the state: their value is never reused, and an
 # expression calling one is not pure (see codegen.py's shared subexpressions and lazy labels).

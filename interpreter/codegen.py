@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .budget import MAX_INT
-from .builtins import BUILTINS, EFFECTS, LIST_ARGUMENTS
+from .builtins import BUILTINS, EFFECTS, LIST_ARGUMENTS, TABLES
 from .errors import RuleError
 from .program import Program
 from .runtime import HELPERS, ORDERED
@@ -151,6 +151,7 @@ def _compile_program(program: Program) -> Unit:
     unit = Unit(program.name)
     unit.pure_functions = pure_functions(program.functions)
     unit.inliner = Inliner(program.functions, unit.pure_functions)
+    unit.tables = {name: make(program) for name, make in TABLES.items()}
     with active(unit):  # the ops made here are thrown away: only the sources are kept
         for block in program.blocks:
             for ins in block:
@@ -194,6 +195,7 @@ class Unit:
         self.bodies: dict[tuple, str] = {}  # (parameters, body lines) -> function name
         self.pure_functions: frozenset[str] = frozenset()  # pack functions with no effects
         self.inliner = Inliner({}, frozenset())  # writes small pure functions where called
+        self.tables: dict[str, Any] = {}  # builtin -> its table (builtins.TABLES), by program
         self.count = 0
         self.compiled = False
         self.source = ""
@@ -912,6 +914,7 @@ def _where(w: Writer, src, cond) -> str:
     def body(h: Writer) -> list[str]:
         h.plan([], [cond], "it")
         h.inside = True
+        h.locals["it"] = "_x"  # what the loop just put in env['it'] (a nested where puts it back)
         test = h.cond(cond)
         return h.start([
             "_saved = env.get('it', _MISSING)",
@@ -968,6 +971,9 @@ def _call(w: Writer, name, args) -> str:
     listed = LIST_ARGUMENTS.get(name)
     args = [checked_items(a, f"what {name}() reads") if k == listed else a
             for k, a in enumerate(args)]
+    table = w.unit.tables.get(name)
+    if table is not None:  # looked up, not called (a missing key is the same KeyError)
+        return f"{w.unit.bind(table)}{''.join(f'[{w.expr(a)}]' for a in args)}"
     return f"{w.unit.bind(fn)}({', '.join(['m', *(w.expr(a) for a in args)])})"
 
 
