@@ -215,10 +215,9 @@ class Segments:
             self._charge(out, "", size, (block, start), loop=True)
             for pc in range(start, end):
                 self._instruction(out, "", block, pc, 0, framed=True)
-            if end < len(instructions):  # the pausing instruction, through its op
-                op = self.unit.bind(built(self.ops, block, end))
+            if end < len(instructions):  # the pausing instruction
                 out.append(f"f.pc = {end + 1}")
-                out.append(f"{op}.run(m, f){_mark(block, end)}")
+                self._pausing(out, block, end)
             else:  # the block's end: a frame that is no loop's pass is done (as _end_block)
                 out.append(f"f.pc = {end}")
                 out.append("if f.items is None and f.cond is None and not f.bound: "
@@ -226,6 +225,52 @@ class Segments:
             return out
 
         self.written.append((block, start, self.unit.define("s", ("m", "f"), emit)))
+
+    def _pausing(self, out: list[str], block: int, pc: int) -> None:
+        """The instruction that ends a segment (`f.pc` is already past it). An `if`, a
+        call of a procedure and an announcement are written here, their expressions
+        inline: a frame is pushed only for what may pause (a branch that is framed, the
+        procedure's block, the reactions). Anything else runs through its op."""
+        ins, mark = self.program.blocks[block][pc], _mark(block, pc)
+        kind = ins[0]
+        if kind == "if":
+            self._framed_if(out, ins, mark)
+        elif kind == "call" and ins[1] in self.program.procedures:
+            scope = self._arguments(out, "", ins, mark)
+            block_of = self.program.procedures[ins[1]].block
+            out.append(f"m.push({self.unit.literal(block_of)}, {scope}, True){mark}")
+        elif kind == "announce":
+            values = [(self.unit.literal(p), self._settled(out, e, mark)) for p, e in ins[2]]
+            table = ", ".join(f"{p}: {v}" for p, v in values)
+            out.append(f"m.announce({self.unit.literal(ins[1])}, {{{table}}}, f){mark}")
+        else:
+            out.append(f"{self.unit.bind(built(self.ops, block, pc))}.run(m, f){mark}")
+
+    def _settled(self, out: list[str], e: Any, mark: str) -> str:
+        """`e` worked out into a local now (so later lines cannot change what it reads)."""
+        code, v = self._expr(out, "", e, mark), self._local("v")
+        out.append(f"{v} = {code}{mark}")
+        return v
+
+    def _framed_if(self, out: list[str], ins: tuple, mark: str) -> None:
+        """An `if` a branch of which may pause: as ops.If, the first branch whose test
+        holds is pushed as a frame, but a branch that cannot pause runs here, inline."""
+        branches, otherwise = ins[1], ins[2]
+        tests = [self._expr(out, "", cond, mark, cond=True, settle=k == 0)
+                 for k, (cond, _) in enumerate(branches)]
+        for k, ((_, b), test) in enumerate(zip(branches, tests, strict=True)):
+            out.append(f"{'if' if k == 0 else 'elif'} {test}:{mark}")
+            self._branch(out, b, mark)
+        if otherwise is not None:
+            out.append(f"else:{mark}")
+            self._branch(out, otherwise, mark)
+
+    def _branch(self, out: list[str], block: Any, mark: str) -> None:
+        if block.__class__ is int and 0 <= block < len(self.program.blocks) \
+                and not self.plan.framed(block, 1):
+            self._body(out, "    ", block, 1, framed=True)
+        else:
+            out.append(f"    m.push({self.unit.literal(block)}, env){mark}")
 
     def _procedure(self, name: str) -> str:
         """The function of a procedure called without a frame (written once)."""
@@ -366,9 +411,14 @@ class Segments:
 
     def _call(self, out, ind, ins, mark) -> None:
         """A procedure called without a frame: its variables, then its function."""
+        fn = self._procedure(ins[1])
+        scope = self._arguments(out, ind, ins, mark)
+        out.append(f"{ind}{fn}(m, {scope}){mark}")
+
+    def _arguments(self, out, ind, ins, mark) -> str:
+        """A local holding the called procedure's variables (as ops.Call makes them)."""
         _, proc, args = ins
         spec = self.program.procedures[proc]
-        fn = self._procedure(proc)
         scope = self._local("a")
         defaults = f"{self.unit.bind(spec.defaults)}.copy()" if spec.defaults else "{}"
         out.append(f"{ind}{scope} = {defaults}{mark}")
@@ -377,7 +427,7 @@ class Segments:
             out.append(f"{ind}{scope}[{_name(name)}] = {code}{mark}")
         cause = repr(CAUSE)
         out.append(f"{ind}if {cause} in env: {scope}[{cause}] = env[{cause}]{mark}")
-        out.append(f"{ind}{fn}(m, {scope}){mark}")
+        return scope
 
 
 class Scope:

@@ -665,7 +665,7 @@ OWN_ATTRIBUTES = {"s", "p", "vars", "counters", "zones", "effects", "tracks", "t
                   "opponents", "locations", "cards", "functions", "get", "show", "work",
                   "work_limit", "charge", "append", "pop", "join", "__class__",
                   "env", "pc", "run", "stop", "say", "tick", "tick_at", "copy",
-                  "stack", "items", "cond", "bound"}
+                  "stack", "items", "cond", "bound", "push", "announce"}
 PYTHON_LOOKING = ["__import__", "os", "getcwd", "system", "pwned", "import os", "\"]);",
                   "'); __import__('os')"]
 
