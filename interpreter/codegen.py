@@ -512,26 +512,37 @@ class Writer:
     def offer(self, label, var, items, cond, block, labelled: bool = True,
               split: bool = True) -> list[str]:
         """A menu option: its options appended to `offered` as Menu.run expects (a
-        (label, payload) pair, or not `labelled` the payload alone)."""
+        (label, payload) pair, or not `labelled` the payload alone). Not `split`: the
+        option exactly as the language means it, read from `env` as it goes (the
+        fallback of the other forms)."""
         label, items, cond = (self.unit.inliner(e) for e in (label, items, cond))
+        if not split:
+            return self._offer(label, var, items, cond, block, labelled)
+        exact = self.unit.later("x", ("m", "env", "offered"),
+                                lambda w: w.offer(label, var, items, cond, block, labelled,
+                                                  split=False))
         parts = [e for e in (label if labelled else None, items, cond) if e is not None]
-        if split and not self.fast and any(fast_pays(e, self.unit.pure_functions) for e in parts) \
+        if not self.fast and any(fast_pays(e, self.unit.pure_functions) for e in parts) \
                 and all(effects_free(e, self.unit.pure_functions) for e in parts):
             # as `value`: inline comparisons first, and on a TypeError all again exactly
-            exact = self.unit.later("x", ("m", "env", "offered"),
-                                    lambda w: w.offer(label, var, items, cond, block, labelled,
-                                                      split=False))
             fast = Writer(self.unit, fast=True)
-            body = fast.offer(label, var, items, cond, block, labelled)
+            body = fast._offer(label, var, items, cond, block, labelled, exact)
             return ["_n = _len(offered)", "try:", *("    " + line for line in body),
                     "except _TypeError:", "    del offered[_n:]",
                     f"    {exact}(m, env, offered)"]
+        return self._offer(label, var, items, cond, block, labelled, exact)
+
+    def _offer(self, label, var, items, cond, block, labelled: bool,
+               exact: str | None = None) -> list[str]:
         checked = checked_items(items, OPTION_ITEMS) if items else None
         shown = label if labelled else None
         if checked is None:
             self.plan([cond, shown])
         else:
             self.plan([checked], [cond, shown], var)
+        # the variables the loop reads (but its own) are read once, before it
+        prefetch = self.hoist([cond, shown], var, f"return {exact}(m, env, offered)") \
+            if checked is not None and exact is not None else []
         each = self.expr(checked) if checked is not None else None
         self.inside = each is not None
         if self.inside and var.__class__ is str:
@@ -545,8 +556,39 @@ class Writer:
         body = [f"if {test}:", "    " + line] if test else [line]
         if each is None:
             return self.start(body)
-        return self.start([f"for _x in {each}:", f"    env[{v}] = _x",
-                           *("    " + b for b in (*self.each_pass(), *body))])
+        if not prefetch or _passes_env(test, text):
+            return self.start([*prefetch, f"for _x in {each}:", f"    env[{v}] = _x",
+                               *("    " + b for b in (*self.each_pass(), *body))])
+        # nothing in the loop reads env[var]: it is set once, to the last item, after it
+        return self.start([*prefetch, "_x = _UNSET", f"for _x in {each}:",
+                           *("    " + b for b in (*self.each_pass(), *body)),
+                           f"if _x is not _UNSET: env[{v}] = _x"])
+
+    def hoist(self, exprs: list, var: Any, missing: str) -> list[str]:
+        """Lines reading, once, the variables `exprs` read (but `var`, the loop's, and
+        `it`) into locals that this function then reads instead; the function's loop
+        writes no other variable, so they cannot change. Should one have no value, the
+        line `missing` runs instead (the exact form, which reads each where the
+        language does, and so says which has no value only where one is read)."""
+        names: set[str] = set()
+        for e in exprs:
+            if e is not None:
+                names |= variables_read(e)
+        names.discard("it")
+        if var.__class__ is str:
+            names.discard(var)
+        if not names:
+            return []
+        reads = []
+        for k, name in enumerate(sorted(names), 1):
+            self.locals[name] = f"_h{k}"
+            reads.append(f"    _h{k} = env[{name!r}]")
+        return ["try:", *reads, "except _KeyError:", f"    {missing}"]
+
+
+def _passes_env(*code: str | None) -> bool:
+    """The source hands `env` on (a helper, an exact form): what it reads must be there."""
+    return any(c is not None and "m, env" in c for c in code)
 
 
 # ---- what an expression is made of --------------------------------------------------
@@ -911,24 +953,26 @@ def _list(w: Writer, items) -> str:
 
 def _where(w: Writer, src, cond) -> str:
     # the list is worked out by the caller, before `it` is bound (it may share it)
-    def body(h: Writer) -> list[str]:
+    def body(h: Writer, hoisting: bool = True) -> list[str]:
         h.plan([], [cond], "it")
+        prefetch = h.hoist([cond], "it", f"return {exact}(m, env, _a1)") if hoisting else []
         h.inside = True
         h.locals["it"] = "_x"  # what the loop just put in env['it'] (a nested where puts it back)
         test = h.cond(cond)
+        charge = ["_out = []", "if _a1:", "    m.work += _len(_a1)",
+                  "    if m.work > m.work_limit:", "        m.charge(0)"]
+        passes = [*("    " + line for line in h.each_pass()), f"    if {test}:",
+                  "        _out.append(_x)"]
+        if prefetch and not _passes_env(test):  # nothing reads env['it']: it is never set
+            return h.start([*prefetch, *charge, "for _x in _a1:", *passes, "return _out"])
         return h.start([
+            *prefetch,
             "_saved = env.get('it', _MISSING)",
-            "_out = []",
-            "if _a1:",
-            "    m.work += _len(_a1)",
-            "    if m.work > m.work_limit:",
-            "        m.charge(0)",
+            *charge,
             "try:",
             "    for _x in _a1:",
             "        env['it'] = _x",
-            *("        " + line for line in h.each_pass()),
-            f"        if {test}:",
-            "            _out.append(_x)",
+            *("    " + line for line in passes),
             "finally:",
             "    if _saved is _MISSING:",
             "        env.pop('it', None)",
@@ -937,6 +981,8 @@ def _where(w: Writer, src, cond) -> str:
             "return _out",
         ])
 
+    # a variable with no value: the filter reading each where the language does
+    exact = w.unit.later("w", ("m", "env", "_a1"), lambda h: body(h, hoisting=False))
     return w.helper("w", body, (w.expr(checked_items(src, WHERE_SOURCE)),))
 
 

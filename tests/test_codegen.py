@@ -470,6 +470,31 @@ def test_a_failing_comparison_in_a_menu_option_drops_that_item_only(program):
     assert any(w.__class__ is str for w in unit.waiting)  # the exact loop ran: "a" + 0
 
 
+def test_a_loop_reads_its_other_variables_once_and_only_where_the_language_does(program):
+    # a where's filter and a menu option read their variables into locals before the
+    # loop; one with no value is an error only where the language reads it
+    reads = ("where", v("l"), ("or", ("cmp", ">", IT, v("low")), v("missing")))
+    assert run(program, reads, {"l": [2, 3], "low": 1}) == value([2, 3])  # never read
+    assert run(program, reads, {"l": [], "low": 1}) == value([])
+    assert run(program, reads, {"l": [0], "low": 1}) == ("RuleError",
+                                                         "'missing' has no value here")
+    m = Machine(program, initial_state(program, 3), ops_for(program))
+    option = (c("l"), "x", v("l"), ("or", ("cmp", ">", v("x"), v("low")), v("missing")), 9)
+    unit = Unit("test")
+    unit.offer(option, False)
+    unit.compile()
+    env = {"l": [2, 3], "low": 1}
+    offered: list = []
+    unit.offer(option, False)(m, env, offered)
+    assert offered == [["branch", 9, "x", 2], ["branch", 9, "x", 3]]
+    assert env == {"l": [2, 3], "low": 1, "x": 3}  # left at the last item, as offering does
+    with pytest.raises(RuleError, match="'missing' has no value here"):
+        unit.offer(option, False)(m, {"l": [2, 0], "low": 1}, [])
+    empty: dict = {"l": []}
+    unit.offer(option, False)(m, empty, offered)
+    assert empty == {"l": []}  # no item: the variable is not set
+
+
 def test_a_where_gives_back_its_item_after_a_failing_comparison(program):
     failing = ("where", c([1, "a", 3]), ("cmp", ">", ("arith", "+", IT, c(0)), c(1)))
     outcome = Outcome(program, failing, {"it": "outer"}, None)
@@ -660,7 +685,7 @@ procedures:
 
 # What the source may name: its own identifiers, never one from content.
 OWN_NAMES = re.compile(r"^(m|env|f|offered|_|_e|_x|_n|_saved|_out|_unbound|_later|_Scope|"
-                       r"_RuleError|_range|_[tgcalxinsv]\d+|_ce\d+_\d+|[ecowxsp]_\d+)$")
+                       r"_RuleError|_range|_[tgcalxinsvh]\d+|_ce\d+_\d+|[ecowxsp]_\d+)$")
 OWN_ATTRIBUTES = {"s", "p", "vars", "counters", "zones", "effects", "tracks", "tokens", "pools",
                   "opponents", "locations", "cards", "functions", "get", "show", "work",
                   "work_limit", "charge", "append", "pop", "join", "__class__",
