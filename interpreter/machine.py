@@ -50,6 +50,7 @@ class Machine:
         self.stacking = frozenset(n for n, spec in program.pools.items() if spec.stacking)
         self.functions = functions_for(program)
         self.segments = segments_for(program, ops)
+        self.seen_in: dict[int, str] = {}  # card -> the zone it was last seen in (zone_of)
 
     def fork(self, state: GameState) -> Machine:
         """The same machine on another state (a copy of this one's, with the same log):
@@ -58,6 +59,7 @@ class Machine:
         m.__dict__.update(self.__dict__)
         m.s = state
         m.work = m.log_lines = m.log_chars = 0
+        m.seen_in = dict(self.seen_in)  # a guess only: a wrong one is found out
         return m
 
     # ---- running -------------------------------------------------------
@@ -83,6 +85,8 @@ class Machine:
                     if segment is None:
                         segment = segments.at(f.block, pc)
                     segment(self, f)
+                elif f.items is None and f.cond is None and not f.bound:
+                    stack.pop()  # a block that is no loop's pass is done (as _end_block)
                 else:
                     self._end_block(f)
             except (RuleError, *_CONTENT_FAULTS) as e:
@@ -409,8 +413,18 @@ class Machine:
 
     # ---- cards ---------------------------------------------------------
     def zone_of(self, card: int) -> str | None:
-        for name, cards in self.s.zones.items():
+        """The zone holding a card. A card is in one zone at most (every way the rules,
+        a scenario or a save put one somewhere keeps it so), so the zone it was last
+        seen in, when it is still there, is the answer: the first look, and only a
+        wrong guess walks every zone."""
+        zones = self.s.zones
+        seen = self.seen_in.get(card) if card.__class__ is int else None
+        if seen is not None and card in zones.get(seen, ()):
+            return seen
+        for name, cards in zones.items():
             if card in cards:
+                if card.__class__ is int:
+                    self.seen_in[card] = name
                 return name
         return None
 
@@ -420,6 +434,8 @@ class Machine:
         if source is not None:
             self.s.zones[source].remove(card)
         self.s.zones[zone].append(card)
+        if card.__class__ is int:
+            self.seen_in[card] = zone
 
     def deal(self, n: int, source: str, target: str) -> int:
         zones = self.s.zones

@@ -388,3 +388,19 @@ def test_evaluate_reads_a_pack_function_without_changing_the_game(program):
         game.evaluate("no_such_function")
     with pytest.raises(TypeError):
         game.evaluate("awarded")
+
+
+def test_a_card_moved_behind_the_machines_back_is_still_found_in_its_zone():
+    # zone_of answers from where a card was last seen, and looks again when it moved
+    game = Game.new(load_pack(), seed=3, safe=False)
+    m, zones = game.machine, game.state.zones
+    card = zones["deck"][-1]
+    assert m.zone_of(card) == "deck"
+    zones["deck"].remove(card)
+    zones["discard"].append(card)  # as a deal or a scenario moves cards: no transfer
+    assert m.zone_of(card) == "discard"
+    m.transfer(card, "removed", "discard")
+    assert m.zone_of(card) == "removed" and card not in zones["discard"]
+    zones["removed"].remove(card)
+    assert m.zone_of(card) is None
+    assert m.fork(game.state).seen_in is not m.seen_in
