@@ -243,8 +243,26 @@ class Segments:
             values = [(self.unit.literal(p), self._settled(out, e, mark)) for p, e in ins[2]]
             table = ", ".join(f"{p}: {v}" for p, v in values)
             out.append(f"m.announce({self.unit.literal(ins[1])}, {{{table}}}, f){mark}")
+        elif kind == "menu" and built(self.ops, block, pc).lazy:
+            self._menu(out, ins, mark)
         else:
             out.append(f"{self.unit.bind(built(self.ops, block, pc))}.run(m, f){mark}")
+
+    def _menu(self, out: list[str], ins: tuple, mark: str) -> None:
+        """A menu whose labels are made when asked for, as ops.Menu runs one: its
+        question, then each option's offers, then one offer is taken at once, or more
+        are put to the player."""
+        who, options = ins[1], ins[2]
+        question = ins[4] if len(ins) > 4 else None
+        prompt = self._settled(out, question, mark) if question is not None else "'choice'"
+        offered = self._local("o")
+        out.append(f"{offered} = []{mark}")
+        for option in options:
+            out.append(f"{self.unit.offer_name(option, False)}(m, env, {offered}){mark}")
+        player = self._expr(out, "", who, mark, settle=False)
+        out.append(f"if {offered}:{mark}")
+        out.append(f"    if _len({offered}) == 1: m.apply_payload({offered}[0]){mark}")
+        out.append(f"    else: m.decide({player}, {prompt}, {offered}){mark}")
 
     def _settled(self, out: list[str], e: Any, mark: str) -> str:
         """`e` worked out into a local now (so later lines cannot change what it reads)."""

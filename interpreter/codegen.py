@@ -215,6 +215,12 @@ class Unit:
         return self._site(option, "o", ("m", "env", "offered"),
                           lambda w: w.offer(*option, labelled), key=(id(option), labelled))
 
+    def offer_name(self, option: tuple, labelled: bool = True) -> str:
+        """The name of the generated function of a menu option (see `offer`), for
+        source that calls it."""
+        self.offer(option, labelled)
+        return self.sites[(id(option), labelled)][1]
+
     def items(self, expr: tuple, what: str) -> Callable:
         """`function` of the expression checked to give a list (see `checked_items`); the
         same expression and purpose answer the same function."""
