@@ -229,7 +229,7 @@ class Game:
         pending = self.state.pending
         if pending is None:
             raise IllegalAction("the game is over: no action is legal")
-        if isinstance(action, int) and not isinstance(action, bool):
+        if action.__class__ is int or (isinstance(action, int) and not isinstance(action, bool)):
             n = len(pending["payloads"])
             if 0 <= action < n:
                 return action

@@ -72,9 +72,10 @@ class Machine:
         segments = self.segments
         table, sizes = segments.table, segments.sizes
         self.work = self.log_lines = self.log_chars = 0
-        self.work_limit = self.budget.work
-        self.tick_at = min(_CHUNK, self.work_limit)
-        self.deadline = time.perf_counter() + self.budget.seconds
+        budget = self.budget
+        self.work_limit = limit = budget.work
+        self.tick_at = _CHUNK if _CHUNK < limit else limit
+        self.deadline = time.perf_counter() + budget.seconds
         while s.pending is None and stack:
             f = stack[-1]
             try:
@@ -164,10 +165,11 @@ class Machine:
         self.s.stack.pop()
 
     def push(self, block: int, env: dict, call: bool = False) -> Frame:
-        if len(self.s.stack) >= self.budget.depth:
+        stack = self.s.stack
+        if len(stack) >= self.budget.depth:
             raise RuleError("the rules nested too deeply")
         f = Frame(block, env, call)
-        self.s.stack.append(f)
+        stack.append(f)
         return f
 
     def stop(self) -> None:
@@ -261,14 +263,14 @@ class Machine:
 
     def apply_payload(self, payload: list) -> None:
         f = self.s.stack[-1]
-        kind = payload[0]
-        if kind == "bind":
+        if payload[0] == "bind":
             f.env[payload[1]] = payload[2]
         else:  # ["branch", block, var, value]
             _, block, var, value = payload
+            env = f.env
             if var is not None:
-                f.env[var] = value
-            self.push(block, f.env)
+                env[var] = value
+            self.push(block, env)
 
     # ---- chance --------------------------------------------------------
     def roll(self, sides: int) -> int:
@@ -454,7 +456,10 @@ class Machine:
                 self.refill(source)
                 if not zones[source]:
                     break
-            zones[target].append(zones[source].pop())
+            card = zones[source].pop()
+            zones[target].append(card)
+            if card.__class__ is int:
+                self.seen_in[card] = target
             dealt += 1
         return dealt
 
