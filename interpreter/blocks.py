@@ -264,10 +264,10 @@ class Segments:
         out.append(f"    if _len({offered}) == 1: m.apply_payload({offered}[0]){mark}")
         out.append(f"    else: m.decide({player}, {prompt}, {offered}){mark}")
 
-    def _settled(self, out: list[str], e: Any, mark: str) -> str:
+    def _settled(self, out: list[str], e: Any, mark: str, ind: str = "") -> str:
         """`e` worked out into a local now (so later lines cannot change what it reads)."""
-        code, v = self._expr(out, "", e, mark), self._local("v")
-        out.append(f"{v} = {code}{mark}")
+        code, v = self._expr(out, ind, e, mark), self._local("v")
+        out.append(f"{ind}{v} = {code}{mark}")
         return v
 
     def _framed_if(self, out: list[str], ins: tuple, mark: str) -> None:
@@ -386,7 +386,13 @@ class Segments:
         elif kind == "call":
             self._call(out, ind, ins, mark)
         else:  # through its op: `f` is the frame, or in a procedure's function its scope
-            out.append(f"{ind}{self.unit.bind(built(self.ops, block, pc))}.run(m, f){mark}")
+            op = built(self.ops, block, pc)
+            if op.OPERANDS is None:
+                out.append(f"{ind}{self.unit.bind(op)}.run(m, f){mark}")
+                return
+            # its operands worked out here, one after another, as its `run` would
+            values = [self._settled(out, ins[1 + k], mark, ind) for k in op.OPERANDS]
+            out.append(f"{ind}{self.unit.bind(op)}.apply(m, env, {', '.join(values)}){mark}")
 
     def _if(self, out, ind, ins, mark, depth, framed) -> None:
         branches, otherwise = ins[1], ins[2]

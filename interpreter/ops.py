@@ -26,7 +26,13 @@ def not_text(value, what: str):
 
 
 class Op:
+    """An instruction. One whose `run` works out its operands first, in a fixed order,
+    and only then acts also has `apply(m, env, *values)` and names in OPERANDS where
+    those operands are among its instruction's fields, in that order: compiled blocks
+    work them out inline and call `apply`."""
+
     __slots__ = ()
+    OPERANDS: tuple[int, ...] | None = None
 
     def run(self, m, f) -> None:  # pragma: no cover - every op overrides
         raise NotImplementedError
@@ -145,17 +151,22 @@ class Lose(Op):
     def __init__(self, who, n, counter):
         self.who, self.n, self.counter = build(who), build(n), counter
 
+    OPERANDS = (0, 1)
+
     def run(self, m, f):
+        env = f.env
+        self.apply(m, env, self.who(m, env), self.n(m, env))
+
+    def apply(self, m, env, who, n):
         table = m.s.counters[self.counter]
-        who = self.who(m, f.env)
         before = table[who]
-        left = before - max(0, self.n(m, f.env))
+        left = before - max(0, n)
         if too_big(left):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         low = m.lows.get(self.counter)
         table[who] = left if low is None else max(min(low, before), left)
-        if CAUSE in f.env:
-            tell.counter(m, f.env, who, self.counter, table[who] - before)
+        if CAUSE in env:
+            tell.counter(m, env, who, self.counter, table[who] - before)
 
 
 class Pay(Op):
@@ -166,17 +177,22 @@ class Pay(Op):
     def __init__(self, who, n, counter):
         self.who, self.n, self.counter = build(who), build(n), counter
 
+    OPERANDS = (0, 1)
+
     def run(self, m, f):
+        env = f.env
+        self.apply(m, env, self.who(m, env), self.n(m, env))
+
+    def apply(self, m, env, who, n):
         table = m.s.counters[self.counter]
-        who, n = self.who(m, f.env), self.n(m, f.env)
         low = m.lows.get(self.counter)
         if table[who] < n or (low is not None and table[who] - n < min(low, table[who])):
             raise RuleError(f"{who} cannot pay {n} {self.counter} (has {table[who]})")
         if too_big(table[who] - n):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         table[who] -= n
-        if CAUSE in f.env:
-            tell.counter(m, f.env, who, self.counter, -n)
+        if CAUSE in env:
+            tell.counter(m, env, who, self.counter, -n)
 
 
 def _copy(here):
@@ -190,11 +206,16 @@ class Place(Op):
     def __init__(self, n, pool, who, loc):
         self.n, self.pool, self.who, self.loc = build(n), build(pool), build(who), build(loc)
 
+    OPERANDS = (1, 3, 2, 0)  # pool, where, who, n
+
     def run(self, m, f):
         env = f.env
-        pool, where = self.pool(m, env), self.loc(m, env)
+        self.apply(m, env, self.pool(m, env), self.loc(m, env), self.who(m, env),
+                   self.n(m, env))
+
+    def apply(self, m, env, pool, where, who, n):
         before = _copy(m.s.pools[pool].get(where))
-        m.place(pool, self.who(m, env), where, self.n(m, env))
+        m.place(pool, who, where, n)
         if CAUSE in env:
             tell.support(m, env, pool, where, before)
 
@@ -205,11 +226,16 @@ class Remove(Op):
     def __init__(self, n, pool, who, loc):
         self.n, self.pool, self.who, self.loc = build(n), build(pool), build(who), build(loc)
 
+    OPERANDS = (1, 3, 2, 0)  # pool, where, who, n
+
     def run(self, m, f):
         env = f.env
-        pool, where = self.pool(m, env), self.loc(m, env)
+        self.apply(m, env, self.pool(m, env), self.loc(m, env), self.who(m, env),
+                   self.n(m, env))
+
+    def apply(self, m, env, pool, where, who, n):
         before = _copy(m.s.pools[pool].get(where))
-        m.remove(pool, self.who(m, env), where, self.n(m, env))
+        m.remove(pool, who, where, n)
         if CAUSE in env:
             tell.support(m, env, pool, where, before)
 
@@ -247,10 +273,15 @@ class MoveToken(Op):
     def __init__(self, who, loc):
         self.who, self.loc = build(who), build(loc)
 
+    OPERANDS = (0, 1)
+
     def run(self, m, f):
-        who, where = self.who(m, f.env), self.loc(m, f.env)
-        if CAUSE in f.env and m.s.tokens.get(who) != where:
-            tell.token(m, f.env, who, where)
+        env = f.env
+        self.apply(m, env, self.who(m, env), self.loc(m, env))
+
+    def apply(self, m, env, who, where):
+        if CAUSE in env and m.s.tokens.get(who) != where:
+            tell.token(m, env, who, where)
         m.s.tokens[who] = where
 
 
@@ -260,17 +291,21 @@ class Transfer(Op):
     def __init__(self, card, zone):
         self.card, self.zone = build(card), build(zone)
 
+    OPERANDS = (0, 1)
+
     def run(self, m, f):
-        cards = self.card(m, f.env)
-        zone = self.zone(m, f.env)
+        env = f.env
+        self.apply(m, env, self.card(m, env), self.zone(m, env))
+
+    def apply(self, m, env, cards, zone):
         cards = cards if isinstance(cards, list) else [not_text(cards, "what is transferred")]
         m.charge(len(cards) * len(m.s.zones))  # each card is looked for in every zone
-        told = CAUSE in f.env
+        told = CAUSE in env
         for c in cards:
             source = m.zone_of(c)
             m.transfer(c, zone, source)
             if told:
-                tell.card_moved(m, f.env, c, source, zone)
+                tell.card_moved(m, env, c, source, zone)
 
 
 class Deal(Op):

@@ -691,7 +691,7 @@ OWN_ATTRIBUTES = {"s", "p", "vars", "counters", "zones", "effects", "tracks", "t
                   "work_limit", "charge", "append", "pop", "join", "__class__",
                   "env", "pc", "run", "stop", "say", "tick", "tick_at", "copy",
                   "stack", "items", "cond", "bound", "push", "announce",
-                  "apply_payload", "decide"}
+                  "apply_payload", "decide", "apply"}
 PYTHON_LOOKING = ["__import__", "os", "getcwd", "system", "pwned", "import os", "\"]);",
                   "'); __import__('os')"]
 
