@@ -152,6 +152,7 @@ def _compile_program(program: Program) -> Unit:
     unit.pure_functions = pure_functions(program.functions)
     unit.inliner = Inliner(program.functions, unit.pure_functions)
     unit.tables = {name: make(program) for name, make in TABLES.items()}
+    unit.things = (program.cards, program.locations)
     with active(unit):  # the ops made here are thrown away: only the sources are kept
         for block in program.blocks:
             for ins in block:
@@ -196,6 +197,9 @@ class Unit:
         self.pure_functions: frozenset[str] = frozenset()  # pack functions with no effects
         self.inliner = Inliner({}, frozenset())  # writes small pure functions where called
         self.tables: dict[str, Any] = {}  # builtin -> its table (builtins.TABLES), by program
+        # the program's cards and places (their properties never change), if it has some
+        self.things: tuple[dict, dict] | None = None
+        self.properties: dict[str, tuple[str, str]] = {}  # property -> its two tables' names
         self.count = 0
         self.compiled = False
         self.source = ""
@@ -214,6 +218,19 @@ class Unit:
                             f"not {option!r:.80}")
         return self._site(option, "o", ("m", "env", "offered"),
                           lambda w: w.offer(*option, labelled), key=(id(option), labelled))
+
+    def property_tables(self, name: str) -> tuple[str, str] | None:
+        """Generated names of two tables of a property, card -> value and place -> value
+        (None where it has none), made once; None for a unit of no program."""
+        if self.things is None:
+            return None
+        hit = self.properties.get(name)
+        if hit is None:
+            cards, places = self.things
+            hit = self.properties[name] = (
+                self.bind({k: v.get(name) for k, v in cards.items() if v.__class__ is dict}),
+                self.bind({k: v.get(name) for k, v in places.items() if v.__class__ is dict}))
+        return hit
 
     def offer_name(self, option: tuple, labelled: bool = True) -> str:
         """The name of the generated function of a menu option (see `offer`), for
@@ -822,6 +839,12 @@ def _effect_list(w: Writer, name, who) -> str:
 
 
 def _attr(w: Writer, name, sub) -> str:
+    tables = w.unit.property_tables(name) if name.__class__ is str else None
+    if tables is not None:  # looked up in the program's tables of it, as below
+        t, (cards, places) = w.temp(), tables
+        return (f"(None if ({t} := {w.expr(sub)}) is None else {cards}[{t}] if "
+                f"{t}.__class__ is _int else ({places}[{t}] if {t} in {places} "
+                f"else _no_property({t}, {w.lit(name)})))")
     t, loc, n = w.temp(), w.temp(), w.lit(name)
     place = (f"({loc}.get({n}) if ({loc} := m.p.locations.get({t})) is not None "
              f"else _no_property({t}, {n}))")

@@ -303,6 +303,28 @@ def test_lasting_effects(program):
     assert run(program, ("effect_list", "e", c("a")), setup=effects) == value([2, 3])
 
 
+def test_a_programs_properties_read_from_its_tables_as_from_its_cards_and_places(program):
+    # a program's unit looks properties up in tables made once; a unit of no program
+    # reads the cards and places themselves: the same answers, errors included
+    card, place = next(iter(program.cards)), next(iter(program.locations))
+    m = Machine(program, initial_state(program, 3), ops_for(program))
+    for name in ("title", "region", "kind", "no_such"):
+        expr = ("attr", name, v("x"))
+        with building(program):
+            tabled = build(expr)
+        alone = compiled(expr)
+        for x in (card, place, None, True, "nowhere", 10_000, [place]):
+            answers = []
+            for fn in (tabled, alone):
+                try:
+                    answers.append(("value", fn(m, {"x": x})))
+                except Exception as e:  # noqa: BLE001 - the error is the answer
+                    answers.append((type(e).__name__, str(e)))
+            assert answers[0] == answers[1], (name, x)
+    with building(program):
+        assert "m.p.locations" not in unit_for(program).source
+
+
 # ---- malformed expressions: refused when built ------------------------------------------
 @pytest.mark.parametrize(("expr", "message"), [
     (("nonsense",), "unknown expression kind 'nonsense'"),
