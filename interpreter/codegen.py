@@ -153,6 +153,7 @@ def _compile_program(program: Program) -> Unit:
     unit.inliner = Inliner(program.functions, unit.pure_functions)
     unit.tables = {name: make(program) for name, make in TABLES.items()}
     unit.things = (program.cards, program.locations)
+    unit.stacking = frozenset(n for n, spec in program.pools.items() if spec.stacking)
     with active(unit):  # the ops made here are thrown away: only the sources are kept
         for block in program.blocks:
             for ins in block:
@@ -200,6 +201,7 @@ class Unit:
         # the program's cards and places (their properties never change), if it has some
         self.things: tuple[dict, dict] | None = None
         self.properties: dict[str, tuple[str, str]] = {}  # property -> its two tables' names
+        self.stacking: frozenset[str] | None = None  # the program's stacking pools, if known
         self.count = 0
         self.compiled = False
         self.source = ""
@@ -873,6 +875,9 @@ def _support_of(w: Writer, pool, who, loc) -> str:
     exclusive = (f"({t}[1] if ({t} := m.s.pools[{w.lit(pool)}].get({w.expr(loc)})) "
                  f"and {t}[0] == {w.expr(who)} else 0)")
     stacking = f"_support_of(m, {w.lit(pool)}, {w.expr(who)}, {w.expr(loc)})"
+    known = w.unit.stacking
+    if known is not None and pool.__class__ is str:  # the program says which it is
+        return stacking if pool in known else exclusive
     return f"({stacking} if {w.lit(pool)} in m.stacking else {exclusive})"
 
 
@@ -1049,7 +1054,20 @@ def _call(w: Writer, name, args) -> str:
     table = w.unit.tables.get(name)
     if table is not None:  # looked up, not called (a missing key is the same KeyError)
         return f"{w.unit.bind(table)}{''.join(f'[{w.expr(a)}]' for a in args)}"
+    pool = args[0] if name == "support_of" and len(args) == 3 else None
+    if pool is not None and _exclusive_pool(w.unit, pool):
+        # as builtins._support_of, its arguments worked out in order and no call
+        who, at, held = w.temp(), w.temp(), w.temp()
+        return (f"({held}[1] if (({who} := {w.expr(args[1])}) or True) and (({at} := "
+                f"{w.expr(args[2])}) or True) and ({held} := m.s.pools[{w.lit(pool[1])}]"
+                f".get({at})) and {held}[0] == {who} else 0)")
     return f"{w.unit.bind(fn)}({', '.join(['m', *(w.expr(a) for a in args)])})"
+
+
+def _exclusive_pool(unit: Unit, e: Any) -> bool:
+    """`e` names, as a constant, a pool the program knows is not stacking."""
+    return (unit.stacking is not None and e.__class__ in (tuple, list) and len(e) == 2
+            and e[0] == "const" and e[1].__class__ is str and e[1] not in unit.stacking)
 
 
 def _fn(w: Writer, name, args) -> str:

@@ -303,6 +303,33 @@ def test_lasting_effects(program):
     assert run(program, ("effect_list", "e", c("a")), setup=effects) == value([2, 3])
 
 
+def test_support_read_knowing_which_pools_stack_as_without_knowing(program):
+    # a program's unit writes an exclusive pool's support inline (the builtin too): the
+    # same answers as the unit of no program, which asks at run time
+    state = initial_state(program, 3)
+    pool, held = next((p, h) for p, h in state.pools.items() if h)
+    where, (owner, _) = next(iter(held.items()))
+    empty = next(loc for loc in program.kinds[program.pools[pool].kind] if loc not in held)
+    m = Machine(program, state, ops_for(program))
+    exprs = [("support_of", pool, v("who"), v("at")),
+             ("call", "support_of", [c(pool), v("who"), v("at")]),
+             ("call", "support_of", [c("no such pool"), v("who"), v("at")])]
+    for expr in exprs:
+        with building(program):
+            known = build(expr)
+        alone = compiled(expr)
+        for env in ({"who": owner, "at": where}, {"who": "x", "at": where},
+                    {"who": owner, "at": empty}, {"who": owner, "at": [where]}, {"at": where},
+                    {"who": owner}):
+            answers = []
+            for fn in (known, alone):
+                try:
+                    answers.append(("value", fn(m, dict(env))))
+                except Exception as e:  # noqa: BLE001 - the error is the answer
+                    answers.append((type(e).__name__, str(e)))
+            assert answers[0] == answers[1], (expr, env)
+
+
 def test_a_programs_properties_read_from_its_tables_as_from_its_cards_and_places(program):
     # a program's unit looks properties up in tables made once; a unit of no program
     # reads the cards and places themselves: the same answers, errors included
