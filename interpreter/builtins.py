@@ -32,6 +32,8 @@ def _total(m, items) -> int:
 
 def _extreme(pick):
     def f(m, *args):
+        if len(args) == 2 and args[0] is not None and args[1] is not None:
+            return pick(args)  # as below: two values, neither of them none
         values = args[0] if len(args) == 1 and isinstance(args[0], list) else args
         values = [v for v in values if v is not None]
         return pick(values) if values else 0

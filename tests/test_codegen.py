@@ -233,6 +233,12 @@ def test_texts_lists_and_calls(program):
     ranged = Outcome(program, ("call", "range", [c(1), c(4)]), None, None)
     assert ranged.answer == value([1, 2, 3, 4]) and ranged.work == 4
     assert run(program, ("call", "min", [c(3), c(1), c(2)])) == value(1)
+    # two values (the common case, worked out without a list), with none, and a list
+    assert run(program, ("call", "max", [c(1), c(5)])) == value(5)
+    assert run(program, ("call", "min", [c(None), c(5)])) == value(5)
+    assert run(program, ("call", "min", [c(None), c(None)])) == value(0)
+    assert run(program, ("call", "max", [c([4, 9])])) == value(9)
+    assert run(program, ("call", "max", [c([4]), c(1)]))[0] == "TypeError"
     assert run(program, ("call", "count", [c(None)])) == value(0)
     roll = Outcome(program, ("list", [("call", "roll", [c(6)]), ("call", "roll", [c(6)])]),
                    None, None)
