@@ -8,10 +8,12 @@ A block is *framed* when running it may pause or push a frame: it holds a decisi
 event, an announcement, a reaction, a guard, `finish`, a call of a framed procedure, or
 a nested block that is framed (or nests too deep to write inline). A framed block is cut
 after each such *pausing* instruction; each piece, a *segment*, is one generated
-function `def s_N(m, f)` that runs the piece's instructions and, last, the pausing one
-(through its op, ops.py), after setting the frame's `pc` past it. The body of an `if`,
-a `for`, a `repeat` or a `while` that is not framed is written inline, as the Python
-statement of the same name. A procedure whose block is not framed, calling only such
+function `def s_N(m, f)` that runs the piece's instructions and, last, the pausing one,
+after setting the frame's `pc` past it: an `if`, a call, an announcement or a menu whose
+labels are made later is written there, anything else runs through its op (ops.py).
+The body of an `if`, a `for`, a `repeat` or a `while` that is not framed is written
+inline, as the Python statement of the same name; so is an op with an `apply` (its
+operands worked out in place). A procedure whose block is not framed, calling only such
 procedures (none recursively, and no chain of them deeper than MAX_DIRECT_CALLS), is a
 Python function `def p_N(m, env)` and is called without a frame. A block is written the
 first time it runs (`Segments.at`), or all at once by `write_all`.
@@ -228,9 +230,10 @@ class Segments:
 
     def _pausing(self, out: list[str], block: int, pc: int) -> None:
         """The instruction that ends a segment (`f.pc` is already past it). An `if`, a
-        call of a procedure and an announcement are written here, their expressions
-        inline: a frame is pushed only for what may pause (a branch that is framed, the
-        procedure's block, the reactions). Anything else runs through its op."""
+        call of a procedure, an announcement and a menu whose labels are made later are
+        written here, their expressions inline: a frame is pushed only for what may pause
+        (a branch that is framed, the procedure's block, the reactions, the option
+        taken). Anything else runs through its op."""
         ins, mark = self.program.blocks[block][pc], _mark(block, pc)
         kind = ins[0]
         if kind == "if":
