@@ -309,6 +309,24 @@ def test_lasting_effects(program):
     assert run(program, ("effect_list", "e", c("a")), setup=effects) == value([2, 3])
 
 
+def test_travel_is_looked_up_in_a_table_with_the_builtins_answers(program):
+    # compiled code reads travel(a, b) from a table made once per program
+    m = Machine(program, initial_state(program, 3), ops_for(program))
+    travel = ("call", "travel", [v("a"), v("b")])
+    with building(program):
+        tabled = build(travel)
+    places = list(program.travel_area)
+    assert places  # 1960 travels between its states
+    for a in places:
+        for b in places:
+            assert tabled(m, {"a": a, "b": b}) == BUILTINS["travel"](m, a, b)
+    for env in ({"a": places[0], "b": "nowhere"}, {"a": None, "b": places[0]}):
+        with pytest.raises(KeyError):
+            tabled(m, env)
+        with pytest.raises(KeyError):
+            compiled(travel)(m, env)
+
+
 def test_support_read_knowing_which_pools_stack_as_without_knowing(program):
     # a program's unit writes an exclusive pool's support inline (the builtin too): the
     # same answers as the unit of no program, which asks at run time
