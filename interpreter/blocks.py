@@ -394,7 +394,12 @@ class Segments:
                 out.append(f"{ind}{self.unit.bind(op)}.run(m, f){mark}")
                 return
             # its operands worked out here, one after another, as its `run` would
-            values = [self._settled(out, ins[1 + k], mark, ind) for k in op.OPERANDS]
+            values = []
+            for k in op.OPERANDS:
+                values.append(self._settled(out, ins[1 + k], mark, ind))
+                if op.COUNTED and len(values) == 1:  # the rest only for a count above 0
+                    out.append(f"{ind}if {values[0]} > 0:{mark}")
+                    ind += "    "
             out.append(f"{ind}{self.unit.bind(op)}.apply(m, env, {', '.join(values)}){mark}")
 
     def _if(self, out, ind, ins, mark, depth, framed) -> None:

@@ -33,6 +33,9 @@ class Op:
 
     __slots__ = ()
     OPERANDS: tuple[int, ...] | None = None
+    # Its first operand is a count: unless it is above 0, nothing happens and no other
+    # operand is worked out.
+    COUNTED = False
 
     def run(self, m, f) -> None:  # pragma: no cover - every op overrides
         raise NotImplementedError
@@ -127,20 +130,26 @@ class Gain(Op):
     def __init__(self, who, n, counter):
         self.who, self.n, self.counter = build(who), build(n), counter
 
+    OPERANDS = (1, 0)  # n, who
+    COUNTED = True
+
     def run(self, m, f):
-        n = self.n(m, f.env)
+        env = f.env
+        n = self.n(m, env)
         if n > 0:
-            table = m.s.counters[self.counter]
-            who = self.who(m, f.env)
-            before = table[who]
-            table[who] += n
-            if too_big(table[who]):
-                raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
-            high = m.highs.get(self.counter)
-            if high is not None and table[who] > high:  # a gain stops at the maximum
-                table[who] = max(high, before)
-            if CAUSE in f.env:
-                tell.counter(m, f.env, who, self.counter, table[who] - before)
+            self.apply(m, env, n, self.who(m, env))
+
+    def apply(self, m, env, n, who):
+        table = m.s.counters[self.counter]
+        before = table[who]
+        table[who] += n
+        if too_big(table[who]):
+            raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
+        high = m.highs.get(self.counter)
+        if high is not None and table[who] > high:  # a gain stops at the maximum
+            table[who] = max(high, before)
+        if CAUSE in env:
+            tell.counter(m, env, who, self.counter, table[who] - before)
 
 
 class Lose(Op):

@@ -163,3 +163,20 @@ def test_an_error_passing_generated_code_with_no_line_is_still_positioned(tmp_pa
     assert lineless.tb_lineno is None
     error.__traceback__ = lineless
     assert marked(unit, error) is not None
+
+
+def test_a_gain_of_nothing_works_out_nothing_else(tmp_path):
+    # a gain's count comes first: below 1, its player is never read (as ops.Gain runs)
+    body = """\
+if score of ann > 100:
+  let later = "ann"
+later gains 0 score
+let who = "bob"
+who gains 2 score
+say "{score of bob}"
+"""
+    _, program = probe_pack(tmp_path, body)
+    assert said(Game.new(program, seed=1)) == ["2"]
+    _, broken = probe_pack(tmp_path / "b", body.replace("later gains 0", "later gains 1"))
+    with pytest.raises(RuleError, match="'later' has no value here"):
+        Game.new(broken, seed=1)
