@@ -36,7 +36,7 @@ from typing import Any
 from .codegen import Unit, Writer, checked_items, fast_pays, per_program, unit_for
 from .errors import RuleError
 from .narration import CAUSE
-from .ops import built
+from .ops import CHOSEN_FROM, built
 from .program import Program
 
 # Instructions that end a segment: they may pause, push a frame or pop one (a guard's
@@ -248,6 +248,8 @@ class Segments:
             out.append(f"m.announce({self.unit.literal(ins[1])}, {{{table}}}, f){mark}")
         elif kind == "menu" and built(self.ops, block, pc).lazy:
             self._menu(out, ins, mark)
+        elif kind == "choose" and built(self.ops, block, pc).lazy:
+            self._choose(out, ins, mark)
         else:
             out.append(f"{self.unit.bind(built(self.ops, block, pc))}.run(m, f){mark}")
 
@@ -266,6 +268,21 @@ class Segments:
         out.append(f"if {offered}:{mark}")
         out.append(f"    if _len({offered}) == 1: m.apply_payload({offered}[0]){mark}")
         out.append(f"    else: m.decide({player}, {prompt}, {offered}){mark}")
+
+    def _choose(self, out: list[str], ins: tuple, mark: str) -> None:
+        """`P chooses x from LIST` whose labels are made when asked for, as ops.Choose
+        runs it: no item binds none, one is taken at once, more are put to the player."""
+        who, var, items = ins[1], _name(ins[2]), ins[3]
+        question = ins[5] if len(ins) > 5 else None
+        listed = self._settled(out, checked_items(items, CHOSEN_FROM), mark)
+        out.append(f"if not {listed}: env[{var}] = None{mark}")
+        out.append(f"elif _len({listed}) == 1: env[{var}] = {listed}[0]{mark}")
+        out.append(f"else:{mark}")
+        prompt = self._settled(out, question, mark, "    ") if question is not None else var
+        out.append(f"    env[{var}] = {listed}[-1]{mark}")  # where offering leaves it
+        player, item = self._expr(out, "    ", who, mark, settle=False), self._local("i")
+        out.append(f"    m.decide({player}, {prompt}, "
+                   f"[['bind', {var}, {item}] for {item} in {listed}]){mark}")
 
     def _settled(self, out: list[str], e: Any, mark: str, ind: str = "") -> str:
         """`e` worked out into a local now (so later lines cannot change what it reads)."""

@@ -16,6 +16,7 @@ from .state import copy_value
 
 REACT = "@react"  # the dispatch loop's variable: [block, variables] of the reaction it runs
 REACTION_ID = "@reaction"  # in a lasting reaction's variables: its id (to spend its uses)
+CHOSEN_FROM = "what is chosen from"  # what a `chooses x from` list is called in errors
 
 
 def not_text(value, what: str):
@@ -656,7 +657,7 @@ class Choose(Op):
 
     def __init__(self, who, var, items, label, question=None):
         self.who, self.var = build(who), var
-        self.items = build_items(items, "what is chosen from")
+        self.items = build_items(items, CHOSEN_FROM)
         self.label = build(label) if label is not None else None
         self.lazy = all(pure(e) for e in (who, items, label) if e is not None)
         # the prompt: `asking "..."`, worked out as the decision starts; else the name
