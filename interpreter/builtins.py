@@ -89,10 +89,14 @@ def _support_total(m, pool, who) -> int:
 def _held(m, pool, who) -> list[str]:
     """Locations of a pool that `who` leads (exclusive: has support), in board order."""
     held = m.s.pools[pool]
-    kind = m.p.pools[pool].kind
     if pool in m.stacking:
+        kind = m.p.pools[pool].kind
         return [loc for loc in m.p.kinds[kind] if loc in held and leader(held[loc]) == who]
-    return [loc for loc in m.p.kinds[kind] if (h := held.get(loc)) is not None and h[0] == who]
+    rank = m.ranks[pool]  # the entries are fewer than the places: sort those that match
+    found = [loc for loc, h in held.items() if h[0] == who and loc in rank]
+    if len(found) > 1:
+        found.sort(key=rank.__getitem__)
+    return found
 
 
 def _empty(m, pool) -> list[str]:

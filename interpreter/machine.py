@@ -48,6 +48,7 @@ class Machine:
         # Pools whose places hold every player's pieces ({player: count}); the others are
         # exclusive ([owner, count]). Readers of support branch on this set once per call.
         self.stacking = frozenset(n for n, spec in program.pools.items() if spec.stacking)
+        self.ranks = board_ranks(program)
         self.functions = functions_for(program)
         self.segments = segments_for(program, ops)
         self.seen_in: dict[int, str] = {}  # card -> the zone it was last seen in (zone_of)
@@ -502,6 +503,7 @@ class Machine:
 
 
 _FUNCTIONS: dict[int, tuple] = {}
+_RANKS: dict[int, tuple] = {}
 MAX_SIDES = 10_000
 
 
@@ -524,6 +526,13 @@ def counter_limits(program: Program) -> tuple[dict, dict]:
     lows = {c: lo for c, (lo, _) in program.bounds.items() if lo is not None}
     highs = {c: hi for c, (_, hi) in program.bounds.items() if hi is not None}
     return lows, highs
+
+
+def board_ranks(program: Program) -> dict[str, dict[str, int]]:
+    """Each exclusive pool's places, place -> its index in board order (`held` sorts by it)."""
+    return per_program(_RANKS, program, lambda p: {
+        name: {loc: i for i, loc in enumerate(p.kinds[spec.kind])}
+        for name, spec in p.pools.items() if not spec.stacking})
 
 
 def functions_for(program: Program) -> dict:

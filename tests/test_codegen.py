@@ -298,6 +298,23 @@ def test_board_reads(program):
         assert run(program, ("track", track)) == value(state.tracks[track])
 
 
+def test_held_lists_places_in_board_order_whatever_order_they_were_taken(program):
+    m = Machine(program, initial_state(program, 3), ops_for(program))
+    pool = next(p for p, spec in program.pools.items() if not spec.stacking
+                and len(program.kinds[spec.kind]) > 8)
+    places = program.kinds[program.pools[pool].kind]
+    owner, other = program.players[:2]
+    m.s.pools[pool] = {}
+    for where in reversed(places[::3]):  # taken last place first, every third one mine
+        m.s.pools[pool][where] = [owner, 1]
+    m.s.pools[pool][places[1]] = [other, 2]
+    m.s.pools[pool]["nowhere"] = [owner, 1]  # not a place of the pool's kind: never listed
+    held = BUILTINS["held"]
+    assert held(m, pool, owner) == places[::3]
+    assert held(m, pool, other) == [places[1]]
+    assert held(m, pool, "nobody") == []
+
+
 def test_lasting_effects(program):
     def effects(m):
         m.s.effects = [["e", "a", 2, "game"], ["e", "b", 5, "game"], ["e", "a", 3, "game"],
