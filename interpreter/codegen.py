@@ -200,7 +200,8 @@ class Unit:
         self.tables: dict[str, Any] = {}  # builtin -> its table (builtins.TABLES), by program
         # the program's cards and places (their properties never change), if it has some
         self.things: tuple[dict, dict] | None = None
-        self.properties: dict[str, tuple[str, str]] = {}  # property -> its two tables' names
+        # property -> the names of its two tables (cards, places) and the places table itself
+        self.properties: dict[str, tuple[str, str, dict]] = {}
         self.stacking: frozenset[str] | None = None  # the program's stacking pools, if known
         self.count = 0
         self.compiled = False
@@ -229,10 +230,11 @@ class Unit:
         hit = self.properties.get(name)
         if hit is None:
             cards, places = self.things
+            by_place = {k: v.get(name) for k, v in places.items() if v.__class__ is dict}
             hit = self.properties[name] = (
                 self.bind({k: v.get(name) for k, v in cards.items() if v.__class__ is dict}),
-                self.bind({k: v.get(name) for k, v in places.items() if v.__class__ is dict}))
-        return hit
+                self.bind(by_place), by_place)
+        return hit[:2]
 
     def offer_name(self, option: tuple, labelled: bool = True) -> str:
         """The name of the generated function of a menu option (see `offer`), for
@@ -411,6 +413,7 @@ class Writer:
         # Comparisons written inline, a TypeError in them not caught (see `value`).
         self.fast = fast
         self.locals: dict[str, str] = {}  # variables read from a Python local (a loop's)
+        self.domains: dict[str, list] = {}  # a loop's variable -> the constant list it runs over
         self.temps = 0
         self.shared: dict[tuple, str] = {}  # key (see `_key`) -> temporary
         self.unset: list[str] = []  # temporaries unset at the function's start
@@ -572,6 +575,8 @@ class Writer:
         self.inside = each is not None
         if self.inside and var.__class__ is str:
             self.locals[var] = "_x"  # what the loop just put in env[var]
+            if checked[0] == "const":
+                self.domains[var] = checked[1]
         test = self.cond(cond) if cond else None
         text = self.expr(label) if labelled else None
         v = "None" if each is None else self.lit(var)
@@ -844,6 +849,8 @@ def _attr(w: Writer, name, sub) -> str:
     tables = w.unit.property_tables(name) if name.__class__ is str else None
     if tables is not None:  # looked up in the program's tables of it, as below
         t, (cards, places) = w.temp(), tables
+        if _all_places(w, sub, w.unit.properties[name][2]):
+            return f"{places}[{w.expr(sub)}]"
         return (f"(None if ({t} := {w.expr(sub)}) is None else {cards}[{t}] if "
                 f"{t}.__class__ is _int else ({places}[{t}] if {t} in {places} "
                 f"else _no_property({t}, {w.lit(name)})))")
@@ -852,6 +859,16 @@ def _attr(w: Writer, name, sub) -> str:
              f"else _no_property({t}, {n}))")
     return (f"(None if ({t} := {w.expr(sub)}) is None else "
             f"m.p.cards[{t}].get({n}) if {t}.__class__ is _int else {place})")
+
+
+def _all_places(w: Writer, sub: Any, places: dict) -> bool:
+    """`sub` is a loop's variable whose every value is a place of `places` (the loop
+    runs over a constant list of them): its property needs no test of what it is."""
+    if not (sub.__class__ in (tuple, list) and len(sub) == 2 and sub[0] == "var"):
+        return False
+    domain = w.domains.get(sub[1]) if sub[1].__class__ is str else None
+    return domain.__class__ is list and all(
+        v.__class__ is str and v in places for v in domain)
 
 
 def _token(w: Writer, who) -> str:
@@ -992,6 +1009,8 @@ def _where(w: Writer, src, cond) -> str:
         prefetch = h.hoist([cond], "it", f"return {exact}(m, env, _a1)") if hoisting else []
         h.inside = True
         h.locals["it"] = "_x"  # what the loop just put in env['it'] (a nested where puts it back)
+        if src.__class__ in (tuple, list) and src and src[0] == "const":
+            h.domains["it"] = src[1]
         test = h.cond(cond)
         charge = ["_out = []", "if _a1:", "    m.work += _len(_a1)",
                   "    if m.work > m.work_limit:", "        m.charge(0)"]
@@ -1044,6 +1063,9 @@ def _fmt(w: Writer, parts) -> str:
     return f"_text(m, ''.join(({''.join(p + ', ' for p in pieces)})))"
 
 
+SHORT_LIST = 16  # `tally` of at most this many items is counted in place, uncharged
+
+
 def _call(w: Writer, name, args) -> str:
     fn = BUILTINS.get(name) if name.__class__ is str else None
     if fn is None:
@@ -1054,6 +1076,13 @@ def _call(w: Writer, name, args) -> str:
     table = w.unit.tables.get(name)
     if table is not None:  # looked up, not called (a missing key is the same KeyError)
         return f"{w.unit.bind(table)}{''.join(f'[{w.expr(a)}]' for a in args)}"
+    if name == "tally" and len(args) == 2:
+        # a short list (the common case) is counted in place: its work is one pass of
+        # whatever loop asks, and a longer one is charged by the builtin as before
+        items = w.temp()
+        return (f"({items}.count({w.expr(args[1])}) if ({items} := {w.expr(args[0])})"
+                f".__class__ is _list and _len({items}) <= {SHORT_LIST} else "
+                f"{w.unit.bind(fn)}(m, {items}, {w.expr(args[1])}))")
     pool = args[0] if name == "support_of" and len(args) == 3 else None
     if pool is not None and _exclusive_pool(w.unit, pool):
         # as builtins._support_of, its arguments worked out in order and no call

@@ -393,6 +393,40 @@ def test_a_programs_properties_read_from_its_tables_as_from_its_cards_and_places
         assert "m.p.locations" not in unit_for(program).source
 
 
+def test_a_loop_over_constant_places_reads_their_properties_straight_from_its_table(program):
+    places = [p for p in program.locations if program.locations[p].get("kind")][:6]
+    card = next(iter(program.cards))
+    test = ("cmp", "==", ("attr", "kind", IT), c(program.locations[places[0]]["kind"]))
+    for listed in (places, [*places, "nowhere"], [*places, None], [*places, card]):
+        expr = ("where", c(listed), test)
+        with building(program):
+            tabled = build(expr)
+        answers = []
+        for fn in (tabled, compiled(expr)):  # the second knows no program: no tables
+            m = Machine(program, initial_state(program, 3), ops_for(program))
+            try:
+                answers.append(("value", fn(m, {})))
+            except Exception as e:  # noqa: BLE001 - the error is the answer
+                answers.append((type(e).__name__, str(e)))
+        assert answers[0] == answers[1], listed
+    assert answers[0][0] == "value"  # a card has a kind too (none): no error
+    kinds = unit_for(program).properties["kind"][1]
+    assert f"{kinds}[_x]" in unit_for(program).source  # places only: no test of what it is
+
+
+def test_tally_of_a_short_list_is_counted_in_place_and_a_long_one_charged(program):
+    tally = ("call", "tally", [v("l"), v("x")])
+    for items, x, answer in (([1, 2, 1], 1, 2), ([], 1, 0), (None, 1, 0), ([[2], 2], [2], 1),
+                             (list(range(40)), 3, 1), ([1.0, True], 1, 2)):
+        assert run(program, tally, {"l": items, "x": x}) == value(answer), items
+    assert run(program, tally, {"l": "abc", "x": "a"})[0] == "RuleError"  # not a list
+    assert run(program, tally, {"l": 5, "x": 5})[0] == "TypeError"
+    short = Outcome(program, tally, {"l": [1] * 16, "x": 1}, None)
+    long = Outcome(program, tally, {"l": [1] * 17, "x": 1}, None)
+    assert (short.answer, long.answer) == (value(16), value(17))
+    assert short.work == 0 and long.work == 17  # one pass of its loop / its size
+
+
 # ---- malformed expressions: refused when built ------------------------------------------
 @pytest.mark.parametrize(("expr", "message"), [
     (("nonsense",), "unknown expression kind 'nonsense'"),
