@@ -41,6 +41,12 @@ def test_the_action_space_is_declared_or_found(program):
     assert 2 <= found
 
 
+# api_test recommends a flat array observation and agents named like "player_0". The
+# observation is a dict of the vector and its action mask, PettingZoo's own form for
+# masked actions (as its classic games), and the agents are the pack's players by name.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably:UserWarning")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
+@pytest.mark.filterwarnings("ignore:We recommend agents to be named:UserWarning")
 def test_pettingzoo_api(program):
     pytest.importorskip("pettingzoo", reason="needs `pip install 'hustings[pettingzoo]'`")
     from pettingzoo.test import api_test, seed_test
