@@ -153,7 +153,7 @@ def _compile_program(program: Program) -> Unit:
     unit.inliner = Inliner(program.functions, unit.pure_functions)
     unit.tables = {name: make(program) for name, make in TABLES.items()}
     unit.things = (program.cards, program.locations)
-    unit.stacking = frozenset(n for n, spec in program.pools.items() if spec.stacking)
+    unit.stacking = program.stacking_pools()
     with active(unit):  # the ops made here are thrown away: only the sources are kept
         for block in program.blocks:
             for ins in block:
@@ -222,9 +222,10 @@ class Unit:
         return self._site(option, "o", ("m", "env", "offered"),
                           lambda w: w.offer(*option, labelled), key=(id(option), labelled))
 
-    def property_tables(self, name: str) -> tuple[str, str] | None:
+    def property_tables(self, name: str) -> tuple[str, str, dict] | None:
         """Generated names of two tables of a property, card -> value and place -> value
-        (None where it has none), made once; None for a unit of no program."""
+        (None where it has none), and the second table itself, made once; None for a unit
+        of no program."""
         if self.things is None:
             return None
         hit = self.properties.get(name)
@@ -234,7 +235,7 @@ class Unit:
             hit = self.properties[name] = (
                 self.bind({k: v.get(name) for k, v in cards.items() if v.__class__ is dict}),
                 self.bind(by_place), by_place)
-        return hit[:2]
+        return hit
 
     def offer_name(self, option: tuple, labelled: bool = True) -> str:
         """The name of the generated function of a menu option (see `offer`), for
@@ -848,9 +849,10 @@ def _effect_list(w: Writer, name, who) -> str:
 def _attr(w: Writer, name, sub) -> str:
     tables = w.unit.property_tables(name) if name.__class__ is str else None
     if tables is not None:  # looked up in the program's tables of it, as below
-        t, (cards, places) = w.temp(), tables
-        if _all_places(w, sub, w.unit.properties[name][2]):
+        cards, places, by_place = tables
+        if _all_places(w, sub, by_place):
             return f"{places}[{w.expr(sub)}]"
+        t = w.temp()
         return (f"(None if ({t} := {w.expr(sub)}) is None else {cards}[{t}] if "
                 f"{t}.__class__ is _int else ({places}[{t}] if {t} in {places} "
                 f"else _no_property({t}, {w.lit(name)})))")

@@ -45,9 +45,8 @@ class Machine:
         self.opponents = {a: b for a, b in zip(players, players[1:] + players[:1], strict=True)}
         self.pieces = program.initial.get("bag_pieces")
         self.lows, self.highs = counter_limits(program)
-        # Pools whose places hold every player's pieces ({player: count}); the others are
-        # exclusive ([owner, count]). Readers of support branch on this set once per call.
-        self.stacking = frozenset(n for n, spec in program.pools.items() if spec.stacking)
+        # Readers of support branch on the stacking pools once per call.
+        self.stacking = program.stacking_pools()
         self.ranks = board_ranks(program)
         self.functions = functions_for(program)
         self.segments = segments_for(program, ops)

@@ -81,6 +81,11 @@ class Program:
     durations: list[str] = field(default_factory=lambda: ["game"])
     version: str = "0"  # the pack's version (pack.yaml), as saves and logs name it
 
+    def stacking_pools(self) -> frozenset[str]:
+        """Pools whose places hold every player's pieces ({player: count}); the others
+        are exclusive ([owner, count])."""
+        return frozenset(name for name, spec in self.pools.items() if spec.stacking)
+
     def default_pool(self, kind: str) -> str | None:
         for name, spec in self.pools.items():
             if spec.kind == kind:
