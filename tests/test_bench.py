@@ -95,6 +95,14 @@ def test_bench_prints_per_core_total_reference_and_memory(capsys):
     assert "CPU time" in out and "wall clock" in out and "tic-tac-toe" in out
 
 
+def test_bench_measures_the_same_game_as_content_against_plain_python(capsys):
+    out, data = bench(capsys, "--games", "1")
+    assert data["same_game_games_per_s"] > 0 and data["same_game_reference_games_per_s"] > 0
+    assert data["same_game_ratio"] == pytest.approx(
+        data["same_game_games_per_s"] / data["same_game_reference_games_per_s"], rel=0.01)
+    assert "the tic-tac-toe pack run by hustings" in out
+
+
 def test_bench_measures_openspiel_tic_tac_toe_when_the_extra_is_installed(capsys):
     out, data = bench(capsys, "--games", "1")
     try:

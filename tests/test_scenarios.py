@@ -1,5 +1,5 @@
-"""Runs every scenario file of every built-in pack (1960, Campaign Trail); each scenario is
-one test, run on the pack whose folder holds it.
+"""Runs every scenario file of every built-in pack (1960, Campaign Trail, tic-tac-toe); each
+scenario is one test, run on the pack whose folder holds it.
 
 Test ids carry the pack, the folder and the rule ids a scenario proves (its `rules:` list),
 so rule coverage can be counted from the test names.

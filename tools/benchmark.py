@@ -8,7 +8,10 @@ Two kinds of time, reported apart: CPU time (`time.process_time`) of the games a
 summed over the processes, gives the speed of one core; wall-clock time from the first
 game's start to the last game's end gives the throughput of all of them together. The
 yardstick is plain-Python tic-tac-toe (tools/reference_game.py) played in this process by
-the same agent the same way. With the `openspiel` extra installed, OpenSpiel's own
+the same agent the same way. The same game written as content (the built-in tic-tac-toe
+pack) is then played by hustings over the same seeds, and the plain-Python one again over
+exactly those: the same games both ways, so their ratio is what rules as data cost against
+the same rules as code. With the `openspiel` extra installed, OpenSpiel's own
 pure-Python tic-tac-toe is measured too, driven through its game API as its examples
 drive a game: a second, heavier yardstick (a game written against a general game API).
 """
@@ -103,19 +106,61 @@ def run_games(program: Program, blocks: list[list[int]], pack: Path | None,
 
 def reference_speed(first_seed: int) -> tuple[int, float]:
     """(decisions, CPU seconds) of reference games played by the same random agent."""
+    decisions, seed, start = 0, first_seed, time.process_time()
+    while time.process_time() - start < REFERENCE_CPU_SECONDS:
+        decisions += _play_reference(range(seed, seed + REFERENCE_BATCH))
+        seed += REFERENCE_BATCH
+    return decisions, time.process_time() - start
+
+
+def _play_reference(seeds: range) -> int:
+    """Plain-Python tic-tac-toe, one game a seed, by the random agent: its decisions."""
     from .agents import random_agent
     from .reference_game import TicTacToe
 
-    decisions, seed, start = 0, first_seed, time.process_time()
+    decisions = 0
+    for seed in seeds:
+        game = TicTacToe()
+        agent = random_agent(seed)
+        while not game.is_terminal():
+            game.apply_action(agent(game))
+            decisions += 1
+    return decisions
+
+
+@dataclass
+class SameGame:
+    """Tic-tac-toe both ways over the same seeds: as content, run by hustings, and as
+    plain Python (games, and CPU seconds of each)."""
+
+    games: int
+    content_cpu: float
+    plain_cpu: float
+
+
+def same_game_speed(first_seed: int) -> SameGame:
+    """The tic-tac-toe pack played by hustings for REFERENCE_CPU_SECONDS, then the
+    plain-Python game over exactly those seeds, as many times over as it takes to run as
+    long (the same games: a player's last move, the only one left, is asked by the
+    plain game and made at once by the pack, so games are compared, not decisions)."""
+    from ..dsl.loading import builtin_pack, load_pack
+    from ..interpreter.game import prepare
+
+    program = load_pack(builtin_pack("tic-tac-toe"))
+    prepare(program)
+    seeds = range(first_seed, first_seed)
+    start = time.process_time()
     while time.process_time() - start < REFERENCE_CPU_SECONDS:
-        for _ in range(REFERENCE_BATCH):
-            game = TicTacToe()
-            agent = random_agent(seed)
-            while not game.is_terminal():
-                game.apply_action(agent(game))
-                decisions += 1
-            seed += 1
-    return decisions, time.process_time() - start
+        more = range(seeds.stop, seeds.stop + REFERENCE_BATCH)
+        play_games(program, list(more))
+        seeds = range(first_seed, more.stop)
+    content_cpu = time.process_time() - start
+    rounds, start = 0, time.process_time()
+    while time.process_time() - start < REFERENCE_CPU_SECONDS:
+        _play_reference(seeds)
+        rounds += 1
+    plain_cpu = (time.process_time() - start) / rounds
+    return SameGame(len(seeds), content_cpu, plain_cpu)
 
 
 def openspiel_speed(first_seed: int) -> tuple[int, float] | None:
@@ -157,7 +202,8 @@ def peak_mb() -> tuple[float, float] | None:
 
 def summary(tallies: list[Tally], reference: tuple[int, float],
             memory: tuple[float, float] | None,
-            openspiel: tuple[int, float] | None = None) -> dict[str, Any]:
+            openspiel: tuple[int, float] | None = None,
+            same_game: SameGame | None = None) -> dict[str, Any]:
     """The figures of a run; per core ones in CPU time, the total in wall-clock time."""
     games = sum(t.games for t in tallies)
     decisions = sum(t.decisions for t in tallies)
@@ -179,7 +225,16 @@ def summary(tallies: list[Tally], reference: tuple[int, float],
         "ratio": round(decisions / cpu / ref_speed, 4),
         "openspiel_decisions_per_s": None,
         "openspiel_ratio": None,
+        "same_game_games_per_s": None,
+        "same_game_reference_games_per_s": None,
+        "same_game_ratio": None,
     }
+    if same_game is not None:
+        content = same_game.games / max(same_game.content_cpu, 1e-9)
+        plain = same_game.games / max(same_game.plain_cpu, 1e-9)
+        figures["same_game_games_per_s"] = round(content, 1)
+        figures["same_game_reference_games_per_s"] = round(plain, 1)
+        figures["same_game_ratio"] = round(content / plain, 4)
     if openspiel is not None:
         speed = openspiel[0] / max(openspiel[1], 1e-9)
         figures["openspiel_decisions_per_s"] = round(speed)
@@ -199,6 +254,12 @@ def report_lines(s: dict[str, Any], memory: tuple[float, float] | None) -> list[
         f"{s['reference_decisions_per_s']:,} decisions/s; hustings decisions/s / "
         f"reference = {s['ratio']:.4f}",
     ]
+    if s["same_game_ratio"] is not None:
+        lines.append(
+            f"the same game as content: the tic-tac-toe pack run by hustings, CPU time: "
+            f"{s['same_game_games_per_s']:,.0f} games/s, against "
+            f"{s['same_game_reference_games_per_s']:,.0f} for plain Python over the same "
+            f"seeds (the same games); hustings / plain Python = {s['same_game_ratio']:.4f}")
     if s["openspiel_decisions_per_s"] is not None:
         lines.append(
             f"OpenSpiel's pure-Python tic-tac-toe, through its game API, same random choice, "

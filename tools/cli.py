@@ -464,8 +464,9 @@ def bench_command(args: argparse.Namespace) -> int:
     tallies = benchmark.run_games(program, blocks, args.pack, options, list(args.mods))
     reference = benchmark.reference_speed(args.seed)
     memory = benchmark.peak_mb()  # the games': before OpenSpiel and numpy are imported
+    same_game = benchmark.same_game_speed(args.seed)
     openspiel = benchmark.openspiel_speed(args.seed)
-    figures = benchmark.summary(tallies, reference, memory, openspiel)
+    figures = benchmark.summary(tallies, reference, memory, openspiel, same_game)
     for line in benchmark.report_lines(figures, memory):
         print(line)
     print(json.dumps(figures))
