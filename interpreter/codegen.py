@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import inspect
+import re
 import threading
 import types
 import weakref
@@ -587,7 +588,7 @@ class Writer:
         body = [f"if {test}:", "    " + line] if test else [line]
         if each is None:
             return self.start(body)
-        if not prefetch or _passes_env(test, text):
+        if exact is None or _passes_env(test, text):
             return self.start([*prefetch, f"for _x in {each}:", f"    env[{v}] = _x",
                                *("    " + b for b in (*self.each_pass(), *body))])
         # nothing in the loop reads env[var]: it is set once, to the last item, after it
@@ -620,6 +621,15 @@ class Writer:
 def _passes_env(*code: str | None) -> bool:
     """The source hands `env` on (a helper, an exact form): what it reads must be there."""
     return any(c is not None and "m, env" in c for c in code)
+
+
+def _passes_it(code: str) -> bool:
+    """The source hands `env` on to something that may read `it` from it: anything but
+    a `where` filter's helper, which reads `it` as its own item, never its caller's."""
+    return _passes_env(_FILTER_CALL.sub("", code))
+
+
+_FILTER_CALL = re.compile(r"\bw_\d+\(m, env, ")  # a call of a `where` filter's helper
 
 
 # ---- what an expression is made of --------------------------------------------------
@@ -1018,7 +1028,7 @@ def _where(w: Writer, src, cond) -> str:
                   "    if m.work > m.work_limit:", "        m.charge(0)"]
         passes = [*("    " + line for line in h.each_pass()), f"    if {test}:",
                   "        _out.append(_x)"]
-        if prefetch and not _passes_env(test):  # nothing reads env['it']: it is never set
+        if hoisting and not _passes_it(test):  # nothing reads env['it']: it is never set
             return h.start([*prefetch, *charge, "for _x in _a1:", *passes, "return _out"])
         return h.start([
             *prefetch,

@@ -198,6 +198,36 @@ def test_where_binds_it_and_puts_it_back(program):
     assert run(program, ("where", c("ab"), IT)) == refused
 
 
+class Watched(dict):
+    """Variables that note every name written to them."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.written: list[str] = []
+
+    def __setitem__(self, key, value) -> None:
+        self.written.append(key)
+        super().__setitem__(key, value)
+
+
+def test_a_filter_sets_it_among_the_variables_only_when_something_may_read_it_there(program):
+    inner = ("where", c([2, 3]), ("cmp", "<", IT, v("n")))
+    for expr, answer in [(("where", v("l"), ("cmp", ">", IT, c(1))), [2, 3]),
+                         (("where", v("l"), ("cmp", "in", IT, inner)), [2])]:
+        env = Watched({"l": [1, 2, 3], "n": 3, "it": "outer"})
+        assert compiled(expr)(Machine(program, initial_state(program, 3), ops_for(program)),
+                              env) == answer
+        # the filter reads its item as a local, and a nested filter has its own
+        assert env.written == [] and env["it"] == "outer"
+    # a missing variable: the exact form, which reads each variable where the language
+    # does, sets `it` as it goes and puts it back
+    env = Watched({"l": [1, 2, 3], "it": "outer"})
+    m = Machine(program, initial_state(program, 3), ops_for(program))
+    with pytest.raises(RuleError, match="'n' has no value here"):
+        compiled(("where", v("l"), ("cmp", "in", IT, inner)))(m, env)
+    assert "it" in env.written and env["it"] == "outer"
+
+
 def test_items_must_be_a_list_where_that_is_not_known_before(program):
     what = "what the loop runs over"
     assert run(program, ("items", v("l"), what), {"l": [1, 2]}) == value([1, 2])
