@@ -41,15 +41,11 @@ class Machine:
         self.log_lines = 0
         self.log_chars = 0
         self.log_total = sum(len(line) for line in state.log)
-        players = program.players
-        self.opponents = {a: b for a, b in zip(players, players[1:] + players[:1], strict=True)}
-        self.pieces = program.initial.get("bag_pieces")
-        self.lows, self.highs = counter_limits(program)
-        # Readers of support branch on the stacking pools once per call.
-        self.stacking = program.stacking_pools()
-        self.ranks = board_ranks(program)
-        self.functions = functions_for(program)
-        self.segments = segments_for(program, ops)
+        known = per_program(_KNOWN, program, lambda p: Known(p, ops))
+        self.opponents, self.pieces = known.opponents, known.pieces
+        self.lows, self.highs = known.lows, known.highs
+        self.stacking, self.ranks = known.stacking, known.ranks
+        self.functions, self.segments = known.functions, known.segments
         self.seen_in: dict[int, str] = {}  # card -> the zone it was last seen in (zone_of)
 
     def fork(self, state: GameState) -> Machine:
@@ -501,6 +497,23 @@ class Machine:
         return f"{info['title']} ({card})" if info else str(card)
 
 
+class Known:
+    """What a machine needs to know of its program, worked out once per program (a
+    game's machine is made at every new game, restore and fork)."""
+
+    def __init__(self, program: Program, ops: list[list[Any]]) -> None:
+        players = program.players
+        self.opponents = dict(zip(players, players[1:] + players[:1], strict=True))
+        self.pieces = program.initial.get("bag_pieces")
+        self.lows, self.highs = counter_limits(program)
+        # Readers of support branch on the stacking pools once per call.
+        self.stacking = program.stacking_pools()
+        self.ranks = board_ranks(program)
+        self.functions = functions_for(program)
+        self.segments = segments_for(program, ops)
+
+
+_KNOWN: dict[int, tuple] = {}
 _FUNCTIONS: dict[int, tuple] = {}
 _RANKS: dict[int, tuple] = {}
 MAX_SIDES = 10_000
