@@ -629,7 +629,8 @@ def _passes_it(code: str) -> bool:
     return _passes_env(_FILTER_CALL.sub("", code))
 
 
-_FILTER_CALL = re.compile(r"\bw_\d+\(m, env, ")  # a call of a `where` filter's helper
+FILTER = "w"  # the prefix of the names of `where` filters' helpers
+_FILTER_CALL = re.compile(rf"\b{FILTER}_\d+\(m, env, ")  # a call of one
 
 
 # ---- what an expression is made of --------------------------------------------------
@@ -1047,8 +1048,8 @@ def _where(w: Writer, src, cond) -> str:
         ])
 
     # a variable with no value: the filter reading each where the language does
-    exact = w.unit.later("w", ("m", "env", "_a1"), lambda h: body(h, hoisting=False))
-    return w.helper("w", body, (w.expr(checked_items(src, WHERE_SOURCE)),))
+    exact = w.unit.later(FILTER, ("m", "env", "_a1"), lambda h: body(h, hoisting=False))
+    return w.helper(FILTER, body, (w.expr(checked_items(src, WHERE_SOURCE)),))
 
 
 def _items(w: Writer, expr, what) -> str:
