@@ -248,3 +248,21 @@ def test_a_stacking_pool_shows_every_players_pieces(browser, tmp_path):
         assert "2 1" in labels  # ann's 2 and bob's 1 under the south label
         hall = page.locator(".place[data-place=hall] .support").inner_text()
         assert hall == "B1"
+
+
+def test_the_new_game_dialog_shows_only_boxes_with_something_in_them(server, browser):
+    """1960 has optional rules and the served app no mods; tic-tac-toe has no optional
+    rules either: an empty box is left out, not drawn as an empty frame."""
+    from hustings.dsl.loading import builtin_pack
+
+    def boxes(base: str) -> dict[str, bool]:
+        page = browser.new_page()
+        page.goto(base + "/")
+        page.wait_for_selector("dialog#setup[open]")
+        shown = {box: page.is_visible(f"fieldset#{box}") for box in ("options", "mods")}
+        page.close()
+        return shown
+
+    assert boxes(server[0]) == {"options": True, "mods": False}
+    with serve(create_app(builtin_pack("tic-tac-toe"))) as base:
+        assert boxes(base) == {"options": False, "mods": False}

@@ -333,6 +333,9 @@ function openSetup() {
       ` ${name.replace(/_/g, " ")} `, el("span", { class: "dim", text: o.doc }))));
   $("mods").replaceChildren(...(s.mods.length ? [el("legend", { text: "Mods (started with the server)" })] : []),
     ...s.mods.map((name, i) => el("label", {}, el("input", { type: "checkbox", "data-mod": i, checked: "" }), ` ${name}`)));
+  // a pack without options, a server without mods: no empty boxes
+  $("options").hidden = Object.keys(s.options).length === 0;
+  $("mods").hidden = s.mods.length === 0;
   $("links").hidden = true;
   $("setup").showModal();
 }
