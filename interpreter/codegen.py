@@ -1016,7 +1016,16 @@ def _list(w: Writer, items) -> str:
 
 
 def _where(w: Writer, src, cond) -> str:
+    return _filter(w, src, cond, counting=False)
+
+
+def _filter(w: Writer, src, cond, counting: bool) -> str:
+    """The items of `src` that pass `cond`; `counting`: only how many (no list is made:
+    `count(... where ...)`), with the same work charged."""
     # the list is worked out by the caller, before `it` is bound (it may share it)
+    found, kept, result = (("_out = 0", "_out += 1", "_out") if counting
+                           else ("_out = []", "_out.append(_x)", "_out"))
+
     def body(h: Writer, hoisting: bool = True) -> list[str]:
         h.plan([], [cond], "it")
         prefetch = h.hoist([cond], "it", f"return {exact}(m, env, _a1)") if hoisting else []
@@ -1025,12 +1034,12 @@ def _where(w: Writer, src, cond) -> str:
         if src.__class__ in (tuple, list) and src and src[0] == "const":
             h.domains["it"] = src[1]
         test = h.cond(cond)
-        charge = ["_out = []", "if _a1:", "    m.work += _len(_a1)",
+        charge = [found, "if _a1:", "    m.work += _len(_a1)",
                   "    if m.work > m.work_limit:", "        m.charge(0)"]
         passes = [*("    " + line for line in h.each_pass()), f"    if {test}:",
-                  "        _out.append(_x)"]
+                  f"        {kept}"]
         if hoisting and not _passes_it(test):  # nothing reads env['it']: it is never set
-            return h.start([*prefetch, *charge, "for _x in _a1:", *passes, "return _out"])
+            return h.start([*prefetch, *charge, "for _x in _a1:", *passes, f"return {result}"])
         return h.start([
             *prefetch,
             "_saved = env.get('it', _MISSING)",
@@ -1044,7 +1053,7 @@ def _where(w: Writer, src, cond) -> str:
             "        env.pop('it', None)",
             "    else:",
             "        env['it'] = _saved",
-            "return _out",
+            f"return {result}",
         ])
 
     # a variable with no value: the filter reading each where the language does
@@ -1089,6 +1098,8 @@ def _call(w: Writer, name, args) -> str:
     table = w.unit.tables.get(name)
     if table is not None:  # looked up, not called (a missing key is the same KeyError)
         return f"{w.unit.bind(table)}{''.join(f'[{w.expr(a)}]' for a in args)}"
+    if name == "count" and len(args) == 1 and args[0][0] == "where":
+        return _filter(w, *args[0][1:], counting=True)  # counted as it is filtered
     if name == "tally" and len(args) == 2:
         # a short list (the common case) is counted in place: its work is one pass of
         # whatever loop asks, and a longer one is charged by the builtin as before

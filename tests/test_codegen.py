@@ -228,6 +228,29 @@ def test_a_filter_sets_it_among_the_variables_only_when_something_may_read_it_th
     assert "it" in env.written and env["it"] == "outer"
 
 
+def test_counting_a_filter_counts_as_it_goes_with_the_filters_answers_and_work(program):
+    """`count(l where ...)` makes no list; everything else is as counting the filtered list."""
+    nested = ("where", c([2, 3]), ("cmp", "<", IT, c(3)))
+    for cond, env in [(("cmp", ">", IT, c(1)), {"l": [1, 2, 3], "it": "outer"}),
+                      (("cmp", "in", IT, nested), {"l": [1, 2, 3]}),
+                      (("cmp", ">", IT, c(1)), {"l": []}),
+                      (("cmp", ">", IT, c(1)), {"l": [1, "a", 3]}),  # "a" > 1 is False
+                      (v("nope"), {"l": [1], "it": 0}),  # the error, `it` put back
+                      (IT, {"l": "ab"}), (IT, {"l": None})]:
+        where = ("where", v("l"), cond)
+        counted = Outcome(program, ("call", "count", [where]), env, None)
+        listed = Outcome(program, where, env, None)
+        expected = listed.answer
+        if expected[0] == "value":
+            expected = value(len(expected[1]))
+        assert counted.answer == expected, (cond, env)
+        assert (counted.env, counted.work) == (listed.env, listed.work), (cond, env)
+    unit = Unit("test")
+    unit.function(("call", "count", [("where", v("l"), ("cmp", ">", IT, c(1)))]))
+    unit.compile()
+    assert "_out += 1" in unit.source and ".append(" not in unit.source
+
+
 def test_items_must_be_a_list_where_that_is_not_known_before(program):
     what = "what the loop runs over"
     assert run(program, ("items", v("l"), what), {"l": [1, 2]}) == value([1, 2])
