@@ -11,6 +11,7 @@ pytest.importorskip("httpx", reason="needs the test extra")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from hustings.dsl.loading import builtin_pack  # noqa: E402
 from hustings.schemas.log import FORMAT  # noqa: E402
 from hustings.tools.agents import AGENTS  # noqa: E402
 from hustings.tools.play import ai_seed  # noqa: E402
@@ -196,6 +197,16 @@ def test_the_decision_names_its_rule_and_remarks(client):
     path, line, col = decision["rule"].rsplit(":", 2)
     assert path.endswith(".yaml") and int(line) > 0 and int(col) > 0
     assert len(decision["options"]) == sum(len(s["options"]) for s in decision["sections"])
+
+
+def test_options_that_are_only_places_are_grouped_under_no_title():
+    """Tic-tac-toe's options are squares and nothing else: its one section of them has
+    no title (with the place left out of the label, it would read '…')."""
+    with TestClient(create_app(builtin_pack("tic-tac-toe"))) as c:
+        game = start(c, {"x": "human", "o": "human"})
+        decision = view(c, game, "x")["decision"]
+    assert [o["label"] for o in decision["options"]][:3] == ["a1", "b1", "c1"]
+    assert decision["sections"] == [{"title": "", "options": list(range(9)), "by_place": True}]
 
 
 def test_mapdata_decodes_quantized_delta_arcs_into_paths():

@@ -101,19 +101,22 @@ def option_list(game: Game, options: list[Option], width: int) -> RenderableType
         if len(members) <= 2 or not all(o.place for o in members):
             parts.extend(option_text(o) for o in members)
             continue
-        parts.append(Text(title, style="bold"))
+        if title:
+            parts.append(Text(title, style="bold"))
         parts.append(place_groups(game, members, by, width))
     return Group(*parts)
 
 
 def sections(options: list[Option]) -> list[tuple[str, list[Option]]]:
     """Options sorted by their label with the place left out, and their note:
-    'build in … — 2 gold'."""
+    'build in … — 2 gold'. Options that are only a place have the title '' (no '…')."""
     out: dict[str, list[Option]] = {}
     for o in options:
         key = o.label.replace(o.place, "…") if o.place else o.label
+        if key == "…":
+            key = ""
         if o.note:
-            key += f" — {o.note}"
+            key = f"{key} — {o.note}" if key else o.note
         out.setdefault(key, []).append(o)
     return list(out.items())
 

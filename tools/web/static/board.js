@@ -257,7 +257,8 @@ function drawDecision() {
     const members = section.options.map((i) => d.options[i]).filter((o) => visible.has(o.index));
     if (!members.length) continue;
     if (section.by_place && members.length > 2) {
-      const row = el("div", { class: "option-row" }, el("span", { class: "title", text: section.title }));
+      const row = el("div", { class: "option-row" },
+        section.title ? el("span", { class: "title", text: section.title }) : null);
       const regions = places ? places.sections : [];
       for (const region of regions) {
         const inRegion = members.filter((o) => region.places.includes(o.place));
