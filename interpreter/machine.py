@@ -71,7 +71,7 @@ class Machine:
         budget = self.budget
         self.work_limit = limit = budget.work
         self.tick_at = _CHUNK if _CHUNK < limit else limit
-        self.deadline = time.perf_counter() + budget.seconds
+        self.deadline = 0.0  # the clock starts at the first look (most actions never look)
         while s.pending is None and stack:
             f = stack[-1]
             try:
@@ -112,7 +112,10 @@ class Machine:
     def tick(self) -> None:
         """Every _CHUNK units of work: stop a runaway past its work or its time."""
         self.charge(0)
-        if time.perf_counter() > self.deadline:
+        now = time.perf_counter()
+        if not self.deadline:
+            self.deadline = now + self.budget.seconds
+        elif now > self.deadline:
             raise RuleError(f"the rules ran longer than {self.budget.seconds:g} s "
                             "without asking for a decision")
         self.tick_at = min(self.work + _CHUNK, self.work_limit)

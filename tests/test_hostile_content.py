@@ -153,6 +153,28 @@ def test_a_busy_loop_meets_the_wall_clock_limit(pack):
     assert "longer than 0.2 s" in str(err) and rules.name in err.where
 
 
+def test_the_clock_starts_at_the_first_look_so_short_actions_never_read_it(monkeypatch):
+    """Most actions do a few units of work and never look at the clock; one that works
+    on looks at it every so often, and its wall-clock limit counts from the first look."""
+    from hustings.dsl.loading import builtin_pack
+    from hustings.interpreter import machine
+
+    reads = []
+    monkeypatch.setattr(machine.time, "perf_counter", lambda: reads.append(1) or 0.0)
+    game = Game.new(load_pack(builtin_pack("tic-tac-toe")), seed=4)
+    while not game.is_terminal():
+        game.apply_action(0)
+    assert reads == []
+    clock = iter([100.0, 100.1, 100.3])  # the first look starts it: 0.2 s later it is over
+    monkeypatch.setattr(machine.time, "perf_counter", lambda: next(clock))
+    m = Machine(game.program, game.state, game.machine.ops, Budget(seconds=0.2))
+    m.run()  # the program is over: no work, no look
+    m.tick()
+    m.tick()
+    with pytest.raises(RuleError, match="longer than 0.2 s"):
+        m.tick()
+
+
 def test_a_long_chain_of_procedures_loads_quickly_and_meets_the_depth_budget(pack):
     # 3,000 procedures each calling the next: working out which run without frames is
     # one pass over the calls, and the chain ends at the budget's depth, quickly
