@@ -927,10 +927,21 @@ def _arith(w: Writer, op, a, b) -> str:
     fn = _ARITH.get(op) if op.__class__ is str else None
     if fn is None:
         raise RuleError(f"unknown operator {op!r:.80}")
+    if op in ("%", "//") and _divisor(b):
+        # a 64-bit integer by a 64-bit constant other than 0 gives one: nothing to check
+        t = w.temp()
+        return (f"({t} {op} {b[1]!r} if ({t} := {w.expr(a)}).__class__ is _int "
+                f"else _checked(m, {fn}({t}, {b[1]!r})))")
     return f"_checked(m, {fn}({w.expr(a)}, {w.expr(b)}))"
 
 
 _ARITH = {"*": "_mul", "//": "_floordiv", "%": "_mod"}  # helpers of runtime.py
+
+
+def _divisor(e: Any) -> bool:
+    """`e` is a constant integer other than 0, within 64 bits."""
+    return (e.__class__ in (tuple, list) and len(e) == 2 and e[0] == "const"
+            and e[1].__class__ is int and e[1] != 0 and -MAX_INT <= e[1] <= MAX_INT)
 _ORDER = ("<", "<=", ">", ">=")
 
 

@@ -151,6 +151,22 @@ def test_arithmetic_is_checked(program):
     assert run(program, ("neg", c("a")))[0] == "TypeError"
 
 
+def test_dividing_by_a_constant_answers_as_dividing_by_a_variable(program):
+    """`% 2` or `// 3` skip the 64-bit check an integer cannot fail; whatever else is
+    divided takes the general way, as it does by a divisor in a variable."""
+    for op in ("%", "//"):
+        for a in (7, -7, 0, 2**63, -2**63, True, "ab", None, [1], 2.5):
+            for d in (2, -1, 3, 2**63, -2**63, 10**30):
+                by_constant = run(program, ("arith", op, v("a"), c(d)), {"a": a})
+                by_variable = run(program, ("arith", op, v("a"), v("d")), {"a": a, "d": d})
+                assert by_constant == by_variable, (a, op, d)
+    assert run(program, ("arith", "%", v("a"), c(10**30)), {"a": -1})[0] == "RuleError"
+    unit = Unit("test")
+    unit.function(("arith", "%", v("a"), c(2)))
+    unit.compile()
+    assert " % 2 if " in unit.source  # an integer is divided in place, with no call
+
+
 def test_lists_and_texts_built_cost_their_size(program):
     joined = Outcome(program, ("arith", "+", v("l"), v("l")), {"l": [1, 2]}, None)
     assert joined.answer == value([1, 2, 1, 2]) and joined.work == 4
