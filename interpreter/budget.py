@@ -12,7 +12,9 @@ The limits are far above what a real game needs (a 1960 action runs a few
 thousand steps and logs a few dozen lines), so a deterministic game never
 meets them in normal play; they only stop runaways. The wall-clock limit is
 the one limit that is not deterministic, which is why it is generous: it
-exists so that a hostile pack cannot hang a server, not to shape play.
+exists so that a hostile pack cannot hang a server, not to shape play. The
+machine looks at the clock every 1,024 units of work; the first look starts it,
+so the many actions that do less never read the clock at all.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ class Budget:
     """
 
     work: int = 20_000_000
-    seconds: float = 5.0  # wall clock per action
+    seconds: float = 5.0  # wall clock per action, from its first look at the clock
     log_lines: int = 10_000  # lines one action may add to the log
     log_chars: int = 1_000_000  # characters one action may add to the log
     log_total_chars: int = 20_000_000  # characters the whole log may hold
