@@ -936,13 +936,13 @@ def _arith(w: Writer, op, a, b) -> str:
 
 
 _ARITH = {"*": "_mul", "//": "_floordiv", "%": "_mod"}  # helpers of runtime.py
+_ORDER = ("<", "<=", ">", ">=")
 
 
 def _divisor(e: Any) -> bool:
     """`e` is a constant integer other than 0, within 64 bits."""
     return (e.__class__ in (tuple, list) and len(e) == 2 and e[0] == "const"
             and e[1].__class__ is int and e[1] != 0 and -MAX_INT <= e[1] <= MAX_INT)
-_ORDER = ("<", "<=", ">", ">=")
 
 
 def _cmp(w: Writer, op, a, b) -> str:
@@ -1030,12 +1030,16 @@ def _where(w: Writer, src, cond) -> str:
     return _filter(w, src, cond, counting=False)
 
 
+def _is_where(e: Any) -> bool:
+    """`e` is a well-formed `where` (a malformed one is refused as it is written)."""
+    return e.__class__ in (tuple, list) and len(e) == 3 and e[0] == "where"
+
+
 def _filter(w: Writer, src, cond, counting: bool) -> str:
     """The items of `src` that pass `cond`; `counting`: only how many (no list is made:
     `count(... where ...)`), with the same work charged."""
     # the list is worked out by the caller, before `it` is bound (it may share it)
-    found, kept, result = (("_out = 0", "_out += 1", "_out") if counting
-                           else ("_out = []", "_out.append(_x)", "_out"))
+    found, kept = ("_out = 0", "_out += 1") if counting else ("_out = []", "_out.append(_x)")
 
     def body(h: Writer, hoisting: bool = True) -> list[str]:
         h.plan([], [cond], "it")
@@ -1050,7 +1054,7 @@ def _filter(w: Writer, src, cond, counting: bool) -> str:
         passes = [*("    " + line for line in h.each_pass()), f"    if {test}:",
                   f"        {kept}"]
         if hoisting and not _passes_it(test):  # nothing reads env['it']: it is never set
-            return h.start([*prefetch, *charge, "for _x in _a1:", *passes, f"return {result}"])
+            return h.start([*prefetch, *charge, "for _x in _a1:", *passes, "return _out"])
         return h.start([
             *prefetch,
             "_saved = env.get('it', _MISSING)",
@@ -1064,7 +1068,7 @@ def _filter(w: Writer, src, cond, counting: bool) -> str:
             "        env.pop('it', None)",
             "    else:",
             "        env['it'] = _saved",
-            f"return {result}",
+            "return _out",
         ])
 
     # a variable with no value: the filter reading each where the language does
@@ -1109,8 +1113,8 @@ def _call(w: Writer, name, args) -> str:
     table = w.unit.tables.get(name)
     if table is not None:  # looked up, not called (a missing key is the same KeyError)
         return f"{w.unit.bind(table)}{''.join(f'[{w.expr(a)}]' for a in args)}"
-    if name == "count" and len(args) == 1 and args[0][0] == "where":
-        return _filter(w, *args[0][1:], counting=True)  # counted as it is filtered
+    if name == "count" and len(args) == 1 and _is_where(args[0]):
+        return _filter(w, args[0][1], args[0][2], counting=True)  # counted as it is filtered
     if name == "tally" and len(args) == 2:
         # a short list (the common case) is counted in place: its work is one pass of
         # whatever loop asks, and a longer one is charged by the builtin as before

@@ -512,6 +512,10 @@ def test_tally_of_a_short_list_is_counted_in_place_and_a_long_one_charged(progra
     (("not", c(1), c(2)), "an expression of kind 'not' takes 1 operand, not 2"),
     (("arith", "+", c(1)), "an expression of kind 'arith' takes 3 operands, not 2"),
     (("var", 5), "a variable's name is a text, not 5"),
+    (("call", "count", [("where", c([1]))]),
+     "an expression of kind 'where' takes 2 operands, not 1"),
+    (("call", "count", [("where", c([1]), c(True), c(1))]),
+     "an expression of kind 'where' takes 2 operands, not 3"),
 ])
 def test_a_malformed_expression_is_refused_when_built(expr, message):
     with pytest.raises(RuleError) as caught:
