@@ -153,8 +153,8 @@ class Gain(Op):
             tell.counter(m, env, who, self.counter, table[who] - before)
 
 
-class Lose(Op):
-    """Lose up to n of a counter; a counter never goes below zero."""
+class _Spend(Op):
+    """An op taking n of a counter from a player (Lose, Pay): `apply` says how."""
 
     __slots__ = ("who", "n", "counter")
 
@@ -166,6 +166,12 @@ class Lose(Op):
     def run(self, m, f):
         env = f.env
         self.apply(m, env, self.who(m, env), self.n(m, env))
+
+
+class Lose(_Spend):
+    """Lose up to n of a counter; a counter never goes below zero."""
+
+    __slots__ = ()
 
     def apply(self, m, env, who, n):
         table = m.s.counters[self.counter]
@@ -179,19 +185,10 @@ class Lose(Op):
             tell.counter(m, env, who, self.counter, table[who] - before)
 
 
-class Pay(Op):
+class Pay(_Spend):
     """Spend exactly n of a counter; the rules must only offer what can be paid."""
 
-    __slots__ = ("who", "n", "counter")
-
-    def __init__(self, who, n, counter):
-        self.who, self.n, self.counter = build(who), build(n), counter
-
-    OPERANDS = (0, 1)
-
-    def run(self, m, f):
-        env = f.env
-        self.apply(m, env, self.who(m, env), self.n(m, env))
+    __slots__ = ()
 
     def apply(self, m, env, who, n):
         table = m.s.counters[self.counter]
@@ -211,6 +208,8 @@ def _copy(here):
 
 
 class Place(Op):
+    """Add support to a place (Remove: take it away); `change` is the machine's."""
+
     __slots__ = ("n", "pool", "who", "loc")
 
     def __init__(self, n, pool, who, loc):
@@ -224,30 +223,24 @@ class Place(Op):
                    self.n(m, env))
 
     def apply(self, m, env, pool, where, who, n):
+        if CAUSE not in env:  # nothing narrates it: no copy of the place before
+            self.change(m, pool, who, where, n)
+            return
         before = _copy(m.s.pools[pool].get(where))
+        self.change(m, pool, who, where, n)
+        tell.support(m, env, pool, where, before)
+
+    @staticmethod
+    def change(m, pool, who, where, n):
         m.place(pool, who, where, n)
-        if CAUSE in env:
-            tell.support(m, env, pool, where, before)
 
 
-class Remove(Op):
-    __slots__ = ("n", "pool", "who", "loc")
+class Remove(Place):
+    __slots__ = ()
 
-    def __init__(self, n, pool, who, loc):
-        self.n, self.pool, self.who, self.loc = build(n), build(pool), build(who), build(loc)
-
-    OPERANDS = (1, 3, 2, 0)  # pool, where, who, n
-
-    def run(self, m, f):
-        env = f.env
-        self.apply(m, env, self.pool(m, env), self.loc(m, env), self.who(m, env),
-                   self.n(m, env))
-
-    def apply(self, m, env, pool, where, who, n):
-        before = _copy(m.s.pools[pool].get(where))
+    @staticmethod
+    def change(m, pool, who, where, n):
         m.remove(pool, who, where, n)
-        if CAUSE in env:
-            tell.support(m, env, pool, where, before)
 
 
 class BagPut(Op):
