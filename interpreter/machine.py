@@ -502,7 +502,7 @@ class Machine:
 
 class Known:
     """What a machine needs to know of its program, worked out once per program (a
-    game's machine is made at every new game, restore and fork)."""
+    game's machine is made at every new game, restore and fork): the one cache of it."""
 
     def __init__(self, program: Program, ops: list[list[Any]]) -> None:
         players = program.players
@@ -517,8 +517,6 @@ class Known:
 
 
 _KNOWN: dict[int, tuple] = {}
-_FUNCTIONS: dict[int, tuple] = {}
-_RANKS: dict[int, tuple] = {}
 MAX_SIDES = 10_000
 
 
@@ -545,17 +543,12 @@ def counter_limits(program: Program) -> tuple[dict, dict]:
 
 def board_ranks(program: Program) -> dict[str, dict[str, int]]:
     """Each exclusive pool's places, place -> its index in board order (`held` sorts by it)."""
-    return per_program(_RANKS, program, lambda p: {
-        name: {loc: i for i, loc in enumerate(p.kinds[spec.kind])}
-        for name, spec in p.pools.items() if not spec.stacking})
+    return {name: {loc: i for i, loc in enumerate(program.kinds[spec.kind])}
+            for name, spec in program.pools.items() if not spec.stacking}
 
 
 def functions_for(program: Program) -> dict:
     """The pack's functions, name -> (parameters, body), compiled."""
-    return per_program(_FUNCTIONS, program, _build_functions)
-
-
-def _build_functions(program: Program) -> dict:
     with building(program):
         return {name: (params, build(body))
                 for name, (params, body) in program.functions.items()}

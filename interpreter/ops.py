@@ -223,12 +223,11 @@ class Place(Op):
                    self.n(m, env))
 
     def apply(self, m, env, pool, where, who, n):
-        if CAUSE not in env:  # nothing narrates it: no copy of the place before
-            self.change(m, pool, who, where, n)
-            return
-        before = _copy(m.s.pools[pool].get(where))
+        told = CAUSE in env  # only narration needs the place as it was before
+        before = _copy(m.s.pools[pool].get(where)) if told else None
         self.change(m, pool, who, where, n)
-        tell.support(m, env, pool, where, before)
+        if told:
+            tell.support(m, env, pool, where, before)
 
     @staticmethod
     def change(m, pool, who, where, n):
