@@ -8,6 +8,7 @@ designer's words, with a "did you mean" for a misspelt keyword.
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -109,6 +110,31 @@ def statement_words() -> set[str]:
     accepts = parser().parse_interactive("", start="start").accepts()
     lits = literals()
     return {lits[t] for t in accepts if t in lits and lits[t].isalpha()}
+
+
+def _keyword_typo(word: str) -> str | None:
+    """The grammar's word (`support`, `whenever`, `labelled` ...) that `word` misses by a
+    single letter (one added, dropped, changed or two swapped), if any. Only words of five
+    letters or more: shorter names (`here`, `left`, `card`) are too often near a keyword."""
+    if len(word) < 5:
+        return None
+    low = word.lower()
+    for keyword in sorted(literals().values()):
+        if len(keyword) >= 5 and keyword.isalpha() and _one_edit_apart(low, keyword):
+            return keyword
+    return None
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    i = len(os.path.commonprefix([a, b]))
+    if len(a) == len(b):
+        changed = a[i + 1:] == b[i + 1:]
+        swapped = a[i + 2:] == b[i + 2:] and a[i:i + 2] == b[i:i + 2][::-1]
+        return changed or swapped
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return short[i:] == long[i + 1:]  # one letter added or dropped
 
 
 def _readable(term: str) -> str:
@@ -227,6 +253,10 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
         start, wrong, hint = first
         return DslSyntaxError(source.at(line, start), f"'{wrong}' does not start a statement",
                               hint)
+    typo = _keyword_typo(word) if token.type == "NAME" else None
+    if typo is not None:  # `state suport of p`: a keyword misspelt where a name can't go
+        return DslSyntaxError(source.at(line, col), f"unexpected {word!r}",
+                              f"did you mean `{typo}`? {expect}")
     return DslSyntaxError(source.at(line, col), f"unexpected {word!r}", expect)
 
 

@@ -217,6 +217,30 @@ def test_e201_misspelt_statement_word(pack):
     assert expect(loaded, "E201", path, line, col).hint == "did you mean `prevent`?"
 
 
+def test_e201_misspelt_keyword_inside_an_expression(pack):
+    # the parser only expected ':' after `state`; the hint still names the word meant
+    path = add_card(pack, "if state suport of nixon in NY > 2:\n  nixon gains 1 momentum")
+    loaded = check_pack(pack)
+    line, col = position(path, "suport")
+    assert expect(loaded, "E201", path, line, col).hint.startswith("did you mean `support`?")
+
+
+@pytest.mark.parametrize(("word", "meant"), [
+    ("labeled", "labelled"), ("whenver", "whenever"), ("suppotr", "support"),
+    ("anounce", "announce"), ("Shuffel", "shuffle"), ("spuprot", None), ("supportt", "support")])
+def test_e201_keyword_typos_one_letter_off(word, meant):
+    from hustings.dsl.parser import _keyword_typo
+
+    assert _keyword_typo(word) == meant
+
+
+@pytest.mark.parametrize("word", ["here", "left", "state", "player", "drawn", "value"])
+def test_e201_a_name_near_a_short_or_distant_keyword_is_not_called_a_typo(word):
+    from hustings.dsl.parser import _keyword_typo
+
+    assert _keyword_typo(word) is None
+
+
 def test_e201_bad_dedent_is_reported_not_raised(pack):
     path = add_card(pack, "if true:\n    stop\n  stop")
     loaded = check_pack(pack)
