@@ -89,6 +89,17 @@ def test_board_shows_declared_values_and_no_internal_variables(program):
     assert "Hand of Kennedy" in board and "Hand of Nixon" not in board
 
 
+def test_the_hand_heading_is_one_line_however_narrow_the_hand():
+    # Campaign Trail's hand shows number, title and state: four short cards make a table
+    # narrower than "Hand of Democrat (Republican 5 cards)", which must not wrap with it
+    program = load_pack(builtin_pack().parent / "campaign-trail", {}, [])
+    game = Game.new(program, seed=3, safe=False)
+    game.state.zones["hand:democrat"] = [55, 10]
+    game.state.zones["hand:republican"] = [1, 2, 3, 4, 5]
+    board = render_board(game, "democrat", 140)
+    assert "Hand of Democrat (Republican 5 cards)" in board.splitlines()
+
+
 def test_an_exhausted_candidate_card_looks_exhausted(program):
     game = played(program, 0)
     game.state.faces["201"] = "exhausted"

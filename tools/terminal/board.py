@@ -301,11 +301,11 @@ def hand_lines(game: Game, obs: dict, player: str) -> list[RenderableType]:
         mine = obs["zones"].get(f"{zone}:{player}")
         others = [f"{player_name(program, p)} {n}" for p in program.players if p != player
                   for n in [obs["zones"].get(f"{zone}:{p}")] if n is not None]
-        counts = ", ".join(f"{o if isinstance(o, str) else o} cards" for o in others)
-        table = Table(title=f"{zone.replace('_', ' ').capitalize()} of "
-                      f"{player_name(program, player)}" + (f" ({counts})" if counts else ""),
-                      title_justify="left", title_style="bold underline", box=None,
-                      pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+        counts = ", ".join(f"{o} cards" for o in others)
+        title = f"{zone.replace('_', ' ').capitalize()} of {player_name(program, player)}"
+        # a line of its own: as the table's title it would wrap at the width of the cards
+        out.append(Text(title + (f" ({counts})" if counts else ""), style="bold underline"))
+        table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
         for c in columns:
             table.add_column(heading(c), no_wrap=c != "title", overflow="ellipsis")
         for card in mine if isinstance(mine, list) else []:
