@@ -147,18 +147,18 @@ class Segments:
         self.ops = ops
         self.unit: Unit = unit_for(program)
         self.plan = Plan(program, direct_procedures(program))
-        self.table: list[list | None] = [None] * len(program.blocks)
+        # a block's segments by the instruction they start at (None: not written yet)
+        self.table: list[list] = [[None] * len(block) for block in program.blocks]
         self.functions: dict[str, str] = {}  # procedure -> its generated function
         self.count = 0  # generated locals and tags so far
         self.written: list[tuple[int, int, str]] = []  # (block, pc, function) to look up
         self.blocks_written: set[int] = set()
-        self.sizes = [len(block) for block in program.blocks]
         self.unit.namespace.update(_Scope=Scope, _RuleError=RuleError, _range=range)
 
     def _compile(self) -> None:
         self.unit.compile()
         for block, pc, name in self.written:
-            self._row(block)[pc] = self.unit.namespace[name]
+            self.table[block][pc] = self.unit.namespace[name]
         self.written.clear()
 
     def at(self, block: int, pc: int):
@@ -167,14 +167,14 @@ class Segments:
         a starting point no pausing instruction makes, as a save could name, is written
         alone)."""
         row = self.table[block]
-        fn = row[pc] if row is not None else None
+        fn = row[pc]
         if fn is None:
             with self.unit.lock:
                 starts = self._write_block(block) if block not in self.blocks_written else []
-                if pc not in starts and self._row(block)[pc] is None:
+                if pc not in starts and row[pc] is None:
                     self._write_segment(block, pc)
                 self._compile()
-            fn = self._row(block)[pc]
+            fn = row[pc]
         return fn
 
     def write_all(self) -> None:
@@ -185,12 +185,6 @@ class Segments:
                 if block not in self.blocks_written and self.program.blocks[block]:
                     self._write_block(block)
             self._compile()
-
-    def _row(self, block: int) -> list:
-        row = self.table[block]
-        if row is None:
-            row = self.table[block] = [None] * len(self.program.blocks[block])
-        return row
 
     # ---- writing ----
     def _write_block(self, block: int) -> list[int]:

@@ -66,7 +66,7 @@ class Machine:
         s = self.s
         stack = s.stack
         segments = self.segments
-        table, sizes = segments.table, segments.sizes
+        table = segments.table
         self.work = self.log_lines = self.log_chars = 0
         budget = self.budget
         self.work_limit = limit = budget.work
@@ -76,9 +76,9 @@ class Machine:
             f = stack[-1]
             try:
                 pc = f.pc
-                if pc < sizes[f.block]:
-                    row = table[f.block]
-                    segment = row[pc] if row is not None else None
+                row = table[f.block]
+                if pc < len(row):
+                    segment = row[pc]
                     if segment is None:
                         segment = segments.at(f.block, pc)
                     segment(self, f)
