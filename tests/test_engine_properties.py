@@ -10,6 +10,7 @@ Rules proved (ids from the 1960 rulebook as cited in content/1960):
   R1.7  cube counts are not limits: cubes move between supply, bag, rest zone
         and board, but none is created or destroyed
   R3.1  the game lasts nine turns
+  R3.2  turn 6 is the Debates and turn 9 Election Day
   R10.7-R10.9  the final tally: electoral votes, then states, decide the winner
 """
 
@@ -119,6 +120,32 @@ def check_invariants(program, seeds) -> None:
         total_actions += step
     # the random games really exercised the engine
     assert total_actions > 100 * len(seeds)
+
+
+NORMAL_PHASES = {"initiative", "activity", "momentum", "strategy"}
+
+
+def test_turn_six_is_the_debates_and_turn_nine_election_day(program):
+    # rule: R3.2 — the phases met at every decision of ten games, turn by turn
+    for seed in range(1, 11):
+        game = Game.new(program, seed=seed, safe=False)
+        agent = random.Random(seed)
+        phases: dict[int, set[str]] = {}
+        while not game.is_terminal():
+            phases.setdefault(game.state.vars["turn"], set()).add(game.state.vars["phase"])
+            game.apply_action(random_index(agent, game))
+        assert phases.pop(6) == {"debates"}, f"seed {seed}"
+        # Election Day may ask nothing; the game ends in it
+        assert phases.pop(9, {"election"}) == {"election"}, f"seed {seed}"
+        assert (game.state.vars["turn"], game.state.vars["phase"]) == (9, "election")
+        assert set(phases) == {1, 2, 3, 4, 5, 7, 8}, f"seed {seed}"
+        # every normal turn deals a hand and plays it (a strategy or momentum phase may
+        # pass without a question)
+        assert all({"initiative", "activity"} <= met <= NORMAL_PHASES
+                   for met in phases.values()), f"seed {seed}: {phases}"
+        headings = [line for line in game.state.log if line.startswith("== Turn")]
+        assert headings[5] == "== Turn 6: the Debates ==" and len(headings) == LAST_TURN
+        assert headings[8] == "== Turn 9: Election Day =="
 
 
 # ---- 2. determinism ---------------------------------------------------------
