@@ -294,7 +294,7 @@ def marks(program: Program, s: GameState) -> Iterator[str]:
     for name, who, _, duration in s.effects:
         if name not in program.effects:
             yield f"effects: {name!r} is not an effect the pack declares"
-        elif who not in players:
+        elif who.__class__ is not str or who not in players:  # a save may hold any value
             yield f"effects: {name} is held by {who!r}, who is not a player"
         else:
             problem = _duration(program, duration)

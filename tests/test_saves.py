@@ -232,6 +232,16 @@ def test_unknown_players_places_and_tracks_are_refused(program, midgame):
             "counters: 'momentum' is missing")
 
 
+@pytest.mark.parametrize("holder", ["eisenhower", None, 3, ["nixon", "nixon"], {"a": 1}])
+def test_a_lasting_effect_held_by_no_player_is_refused(program, midgame, holder):
+    # an effect's holder is any value to the save's schema (a variable could hold a list);
+    # a list or a table there once crashed the check with a TypeError
+    def effect(d):
+        d["effects"].append(["debate_bonus", holder, 1, "turn"])
+
+    refused(program, corrupted(midgame, effect), "effects: debate_bonus is held by .*not a player")
+
+
 def test_a_negative_frame_position_is_refused(program, midgame):
     # issue 8: -5 ran an instruction counted from the block's end
     def change(d):
