@@ -251,6 +251,9 @@ def cards(program: Program, s: GameState) -> Iterator[str]:
     where: dict[int, str] = {}
     for zone, held in s.zones.items():
         for card in held:
+            if card.__class__ is not int:  # the rules only ever move cards; a save may not
+                yield f"{card!r:.80} in {zone} is not a card of the pack"
+                return
             seen[card] += 1
             if card in where and where[card] != zone:
                 yield f"card {card} is in two zones: {where[card]} and {zone}"
@@ -271,7 +274,8 @@ def cards(program: Program, s: GameState) -> Iterator[str]:
 
 def tracks(program: Program, s: GameState) -> Iterator[str]:
     for name, items in s.tracks.items():
-        if sorted(items) != sorted(program.tracks[name]):
+        texts = all(i.__class__ is str for i in items)  # else they would not even sort
+        if not texts or sorted(items) != sorted(program.tracks[name]):
             yield f"tracks.{name} is {items}, not an order of {program.tracks[name]}"
 
 

@@ -302,6 +302,11 @@ class Transfer(Op):
     def apply(self, m, env, cards, zone):
         cards = cards if isinstance(cards, list) else [not_text(cards, "what is transferred")]
         m.charge(len(cards) * len(m.s.zones))  # each card is looked for in every zone
+        known = m.p.cards
+        for c in cards:  # all checked before any moves: anything else would be a new card
+            if c.__class__ is not int or c not in known:
+                raise RuleError(f"only cards are transferred, and {c!r:.80} is no card of "
+                                "the pack")
         told = CAUSE in env
         for c in cards:
             source = m.zone_of(c)
@@ -330,6 +335,15 @@ class Shuffle(Op):
         m.shuffle(m.s.zones[self.zone(m, f.env)])
 
 
+def on_track(items: list, item, track: str) -> int:
+    """Where `item` is on the track: a track holds its own items, always all of them."""
+    if item.__class__ is str:
+        for i, there in enumerate(items):
+            if there == item:
+                return i
+    raise RuleError(f"{item!r:.80} is not on the track {track}")
+
+
 class TrackMove(Op):
     """Move an item towards the front (up, negative delta) or back of a track."""
 
@@ -342,7 +356,7 @@ class TrackMove(Op):
         before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
         items = m.s.tracks[self.track]
         item = self.item(m, f.env)
-        i = items.index(item)
+        i = on_track(items, item, self.track)
         j = max(0, min(len(items) - 1, i + self.delta(m, f.env)))
         items.pop(i)
         items.insert(j, item)
@@ -359,7 +373,8 @@ class TrackSwap(Op):
     def run(self, m, f):
         before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
         items = m.s.tracks[self.track]
-        i, j = items.index(self.a(m, f.env)), items.index(self.b(m, f.env))
+        i = on_track(items, self.a(m, f.env), self.track)
+        j = on_track(items, self.b(m, f.env), self.track)
         items[i], items[j] = items[j], items[i]
         if before is not None:
             tell.track(m, f.env, self.track, before)
@@ -377,9 +392,9 @@ class TrackPlace(Op):
         before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
         items = m.s.tracks[self.track]
         item = self.item(m, f.env)
-        if item in items:
-            items.remove(item)
-        pos = max(1, min(len(items) + 1, self.pos(m, f.env)))
+        i = on_track(items, item, self.track)
+        pos = max(1, min(len(items), self.pos(m, f.env)))  # a place among the others and it
+        items.pop(i)
         items.insert(pos - 1, item)
         if before is not None:
             tell.track(m, f.env, self.track, before)

@@ -442,3 +442,17 @@ def test_a_loaded_save_passes_every_invariant_at_every_step(program):
         loaded = Game.load(program, game.save())
         assert first_violation(program, loaded.state) is None
         game.apply_action(agent.randrange(len(game.legal_actions())))
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda s: s.tracks["issue_track"].__setitem__(0, ["defense", "defense"]),
+    lambda s: s.tracks["issue_track"].__setitem__(0, None),
+    lambda s: s.zones["discard"].append({"card": 28}),
+    lambda s: s.zones["discard"].append([28]),
+])
+def test_the_invariants_name_any_value_the_rules_could_be_led_to_store(program, spoil):
+    # after each action of a loaded game; what once made the check itself raise TypeError
+    game = Game.new(program, seed=2, safe=False)
+    spoil(game.state)
+    problem = first_violation(program, game.state)
+    assert problem is not None and ("issue_track" in problem or "discard" in problem), problem

@@ -119,6 +119,27 @@ def test_a_text_given_where_a_list_is_wanted_stops_the_game_at_its_line(tmp_path
     assert f"{rules}:5:7: {what} a list" in failure and "not the text 'IL'" in failure
 
 
+@pytest.mark.parametrize("body,message", [
+    # a number that is no card, none, a table: each once went into the zone as a new card
+    ("transfer [7, xs * 20] to discard", "only cards are transferred, and 10000 is no card"),
+    ("transfer first([]) to discard", "only cards are transferred, and None is no card"),
+    ("transfer xs to discard", "only cards are transferred, and 500 is no card"),
+    # an item that is not on the track once joined it
+    ("put xs at position 1 on issue_track", "500 is not on the track issue_track"),
+    ("put \"taxes\" at position 1 on issue_track", "'taxes' is not on the track"),
+    ("move \"taxes\" up 1 on issue_track", "'taxes' is not on the track issue_track"),
+])
+def test_a_value_that_is_no_card_or_not_on_the_track_stops_the_game(tmp_path, pack, body,
+                                                                      message):
+    rules = pack / "rules" / "95-over.yaml"
+    rules.write_text("procedures:\n  over:\n    params: [player, xs]\n    body: |\n"
+                     f"      {body}\n")
+    add_card(pack, "do over(player: player, xs: 500)")
+    (outcome,) = play_card(tmp_path, pack, "      - expect:\n          terminal: true\n")
+    (failure,) = outcome.failures
+    assert f"{rules}:5:7: {message}" in failure
+
+
 def test_the_library_gets_a_list_of_one_from_a_phrase(pack):
     add_card(pack, "player chooses s from states\nplayer must add 2 state support in s")
     program = check_pack(pack).program
