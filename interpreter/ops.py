@@ -26,6 +26,20 @@ def not_text(value, what: str):
     return value
 
 
+def card_of(m, value, what: str) -> int:
+    """`value`, if it is a card of the pack; a rule error saying `what` otherwise."""
+    if value.__class__ is not int or value not in m.p.cards:
+        raise RuleError(f"{what}, and {value!r:.80} is no card of the pack")
+    return value
+
+
+def player_of(m, value, what: str) -> str:
+    """`value`, if it is a player; a rule error saying `what` otherwise."""
+    if value.__class__ is not str or value not in m.p.players:
+        raise RuleError(f"{what}, and {value!r:.80} is not a player")
+    return value
+
+
 class Op:
     """An instruction. One whose `run` works out its operands first, in a fixed order,
     and only then acts also has `apply(m, env, *values)` and names in OPERANDS where
@@ -282,6 +296,12 @@ class MoveToken(Op):
         self.apply(m, env, self.who(m, env), self.loc(m, env))
 
     def apply(self, m, env, who, where):
+        if who.__class__ is not str or who not in m.s.tokens:
+            raise RuleError(f"{who!r:.80} has no token to move (the board's `tokens:` "
+                            "gives each player theirs)")
+        if where.__class__ is not str or where not in m.p.locations:
+            raise RuleError(f"a token stands on a place, and {where!r:.80} is no place of "
+                            "the board")
         if CAUSE in env and m.s.tokens.get(who) != where:
             tell.token(m, env, who, where)
         m.s.tokens[who] = where
@@ -302,11 +322,8 @@ class Transfer(Op):
     def apply(self, m, env, cards, zone):
         cards = cards if isinstance(cards, list) else [not_text(cards, "what is transferred")]
         m.charge(len(cards) * len(m.s.zones))  # each card is looked for in every zone
-        known = m.p.cards
         for c in cards:  # all checked before any moves: anything else would be a new card
-            if c.__class__ is not int or c not in known:
-                raise RuleError(f"only cards are transferred, and {c!r:.80} is no card of "
-                                "the pack")
+            card_of(m, c, "only cards are transferred")
         told = CAUSE in env
         for c in cards:
             source = m.zone_of(c)
@@ -432,7 +449,7 @@ class Effect(Op):
         value = self.value(m, f.env) if self.value is not None else 1
         if value.__class__ is list:  # it stays in the state: it costs its size
             m.charge(list_size(value))
-        who = self.who(m, f.env)
+        who = player_of(m, self.who(m, f.env), "a lasting effect is a player's")
         duration = self.duration.value(m, f.env)
         m.s.effects.append([self.name, who, value, duration])
         if CAUSE in f.env:
@@ -568,7 +585,7 @@ class Flip(Op):
         self.card, self.face = build(card), face
 
     def run(self, m, f):
-        m.s.faces[str(self.card(m, f.env))] = self.face
+        m.s.faces[str(card_of(m, self.card(m, f.env), "only a card is flipped"))] = self.face
 
 
 class Reveal(Op):
@@ -578,8 +595,11 @@ class Reveal(Op):
         self.zone, self.who = build(zone), build(who)
 
     def run(self, m, f):
-        seen = m.s.revealed.setdefault(self.zone(m, f.env), [])
-        who = self.who(m, f.env)
+        zone = self.zone(m, f.env)
+        if zone.__class__ is not str or zone not in m.s.zones:
+            raise RuleError(f"only a zone is revealed, and {zone!r:.80} is none")
+        who = player_of(m, self.who(m, f.env), "a zone is revealed to a player")
+        seen = m.s.revealed.setdefault(zone, [])
         if who not in seen:
             seen.append(who)
 
@@ -592,7 +612,10 @@ class Prevent(Op):
 
     def run(self, m, f):
         cards = self.cards(m, f.env)
-        for c in cards if isinstance(cards, list) else [not_text(cards, "what is prevented")]:
+        cards = cards if isinstance(cards, list) else [not_text(cards, "what is prevented")]
+        for c in cards:
+            card_of(m, c, "only cards are prevented")
+        for c in cards:
             if c not in m.s.prevented:
                 m.s.prevented.append(c)
 

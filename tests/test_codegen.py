@@ -833,6 +833,7 @@ locations:
     - {id: "A'] + __import__('os').getcwd() + ['", name: "x\ny"}
     - {id: "B\"]); import os; (\"", name: "{}"}
     - {id: "C\n\\"}
+tokens: {ann: "C\n\\", bob: "C\n\\"}
 """
 
 HOSTILE_CARDS = r"""

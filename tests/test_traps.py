@@ -128,6 +128,14 @@ def test_a_text_given_where_a_list_is_wanted_stops_the_game_at_its_line(tmp_path
     ("put xs at position 1 on issue_track", "500 is not on the track issue_track"),
     ("put \"taxes\" at position 1 on issue_track", "'taxes' is not on the track"),
     ("move \"taxes\" up 1 on issue_track", "'taxes' is not on the track issue_track"),
+    # tokens, effects, faces, revealed zones and prevented cards took any value alike
+    ("move player to xs", "a token stands on a place, and 500 is no place of the board"),
+    ("move xs to NY", "500 has no token to move"),
+    ("flip xs to \"exhausted\"", "only a card is flipped, and 500 is no card of the pack"),
+    ("prevent [7, xs]", "only cards are prevented, and 500 is no card of the pack"),
+    ("reveal hand of player to xs", "a zone is revealed to a player, and 500 is not a player"),
+    ("until end of turn:\n        xs has cp_bonus 1",
+     "a lasting effect is a player's, and 500 is not a player"),
 ])
 def test_a_value_that_is_no_card_or_not_on_the_track_stops_the_game(tmp_path, pack, body,
                                                                       message):

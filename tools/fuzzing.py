@@ -5,8 +5,9 @@ YAML level (delete, duplicate or retype a key, swap two values, truncate the
 file) or in effect text (delete, insert or swap a token, change a number,
 unbalance a quote, shift a line's indentation). Each mutant must end in one of
 two ways: diagnostics that each name a file:line:col, or a program that plays
-a short seeded game (a RuleError in play is fine: content may be wrong).
-Anything else is a crash, which is a bug of the engine.
+a short seeded game (a RuleError in play is fine: content may be wrong) whose
+state passes every invariant after every action. Anything else is a crash,
+which is a bug of the engine.
 
 Mutant `i` of seed `s` depends only on (s, i) and the pack, so a crash is
 reproduced by `hustings fuzz --seed s --first i --mutants 1`.
@@ -29,6 +30,7 @@ from ..dsl.loading import check_pack
 from ..interpreter.budget import Budget
 from ..interpreter.errors import RuleError
 from ..interpreter.game import Game, initial_state
+from ..interpreter.invariants import first_violation
 
 # Play is short and cheap: a mutant's game shows that what compiled also runs.
 PLAY_DECISIONS = 60
@@ -217,6 +219,9 @@ def play(program, mutant: Mutant, seed: int) -> Outcome:
         game.machine.push(program.procedures[program.entry].block, {}, call=True)
         game.machine.run()
         for _ in range(PLAY_DECISIONS):
+            problem = first_violation(program, game.state)
+            if problem:  # whatever content says, the engine keeps the state sound
+                return Outcome(mutant, "crash", f"the rules left an impossible state: {problem}")
             if game.is_terminal():
                 break
             game.apply_action(rng.randrange(game.num_actions()))
