@@ -542,9 +542,10 @@ def counter_limits(program: Program) -> tuple[dict, dict]:
 
 
 def board_ranks(program: Program) -> dict[str, dict[str, int]]:
-    """Each exclusive pool's places, place -> its index in board order (`held` sorts by it)."""
+    """Each pool's places, place -> its index in board order (`held` sorts by it; support
+    goes only on these)."""
     return {name: {loc: i for i, loc in enumerate(program.kinds[spec.kind])}
-            for name, spec in program.pools.items() if not spec.stacking}
+            for name, spec in program.pools.items()}
 
 
 def functions_for(program: Program) -> dict:

@@ -33,6 +33,11 @@ def card_of(m, value, what: str) -> int:
     return value
 
 
+def not_counted(counter: str, who) -> RuleError:
+    """The error of a counter read for someone who is not a player."""
+    return RuleError(f"{counter} is counted for players, and {who!r:.80} is not one")
+
+
 def player_of(m, value, what: str) -> str:
     """`value`, if it is a player; a rule error saying `what` otherwise."""
     if value.__class__ is not str or value not in m.p.players:
@@ -156,7 +161,10 @@ class Gain(Op):
 
     def apply(self, m, env, n, who):
         table = m.s.counters[self.counter]
-        before = table[who]
+        try:
+            before = table[who]
+        except (KeyError, TypeError):
+            raise not_counted(self.counter, who) from None
         table[who] += n
         if too_big(table[who]):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
@@ -189,7 +197,10 @@ class Lose(_Spend):
 
     def apply(self, m, env, who, n):
         table = m.s.counters[self.counter]
-        before = table[who]
+        try:
+            before = table[who]
+        except (KeyError, TypeError):
+            raise not_counted(self.counter, who) from None
         left = before - max(0, n)
         if too_big(left):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
@@ -207,11 +218,15 @@ class Pay(_Spend):
     def apply(self, m, env, who, n):
         table = m.s.counters[self.counter]
         low = m.lows.get(self.counter)
-        if table[who] < n or (low is not None and table[who] - n < min(low, table[who])):
-            raise RuleError(f"{who} cannot pay {n} {self.counter} (has {table[who]})")
-        if too_big(table[who] - n):
+        try:
+            have = table[who]
+        except (KeyError, TypeError):
+            raise not_counted(self.counter, who) from None
+        if have < n or (low is not None and have - n < min(low, have)):
+            raise RuleError(f"{who} cannot pay {n} {self.counter} (has {have})")
+        if too_big(have - n):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
-        table[who] -= n
+        table[who] = have - n
         if CAUSE in env:
             tell.counter(m, env, who, self.counter, -n)
 
@@ -237,6 +252,8 @@ class Place(Op):
                    self.n(m, env))
 
     def apply(self, m, env, pool, where, who, n):
+        if where not in m.ranks[pool] or who not in m.opponents:  # a player, a place
+            _not_support(m, pool, where, who)
         told = CAUSE in env  # only narration needs the place as it was before
         before = _copy(m.s.pools[pool].get(where)) if told else None
         self.change(m, pool, who, where, n)
@@ -246,6 +263,12 @@ class Place(Op):
     @staticmethod
     def change(m, pool, who, where, n):
         m.place(pool, who, where, n)
+
+
+def _not_support(m, pool: str, where, who) -> None:
+    player_of(m, who, f"{pool} support is a player's")
+    raise RuleError(f"{pool} support goes on a place of kind {m.p.pools[pool].kind}, and "
+                    f"{where!r:.80} is none")
 
 
 class Remove(Place):
@@ -320,10 +343,16 @@ class Transfer(Op):
         self.apply(m, env, self.card(m, env), self.zone(m, env))
 
     def apply(self, m, env, cards, zone):
-        cards = cards if isinstance(cards, list) else [not_text(cards, "what is transferred")]
-        m.charge(len(cards) * len(m.s.zones))  # each card is looked for in every zone
-        for c in cards:  # all checked before any moves: anything else would be a new card
-            card_of(m, c, "only cards are transferred")
+        known = m.p.cards  # each card is looked for in every zone: that is the work
+        if cards.__class__ is int and cards in known:  # one card: the common case
+            cards = (cards,)
+            m.charge(len(m.s.zones))
+        else:
+            cards = cards if isinstance(cards, list) else [not_text(cards, "what is transferred")]
+            m.charge(len(cards) * len(m.s.zones))
+            for c in cards:  # all checked before any moves: anything else would be a new card
+                if c.__class__ is not int or c not in known:
+                    card_of(m, c, "only cards are transferred")
         told = CAUSE in env
         for c in cards:
             source = m.zone_of(c)

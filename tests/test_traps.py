@@ -136,6 +136,14 @@ def test_a_text_given_where_a_list_is_wanted_stops_the_game_at_its_line(tmp_path
     ("reveal hand of player to xs", "a zone is revealed to a player, and 500 is not a player"),
     ("until end of turn:\n        xs has cp_bonus 1",
      "a lasting effect is a player's, and 500 is not a player"),
+    ("place 1 endorsement support for xs in west",
+     "endorsement support is a player's, and 500 is not a player"),
+    ("place 1 state support for player in xs",
+     "state support goes on a place of kind states, and 500 is none"),
+    ("remove 1 state support from player in xs",
+     "state support goes on a place of kind states, and 500 is none"),
+    ("xs gains 1 momentum", "momentum is counted for players, and 500 is not one"),
+    ("xs pays 1 momentum", "momentum is counted for players, and 500 is not one"),
 ])
 def test_a_value_that_is_no_card_or_not_on_the_track_stops_the_game(tmp_path, pack, body,
                                                                       message):
