@@ -289,6 +289,7 @@ class BagPut(Op):
         n, who = self.n(m, f.env), self.who(m, f.env)
         if n <= 0:
             return
+        player_of(m, who, "the bag holds players' pieces")
         if too_big(m.s.bag.get(who, 0) + n):
             raise RuleError("the bag would hold more than the 64-bit limit")
         m.s.bag[who] = m.s.bag.get(who, 0) + n

@@ -144,6 +144,7 @@ def test_a_text_given_where_a_list_is_wanted_stops_the_game_at_its_line(tmp_path
      "state support goes on a place of kind states, and 500 is none"),
     ("xs gains 1 momentum", "momentum is counted for players, and 500 is not one"),
     ("xs pays 1 momentum", "momentum is counted for players, and 500 is not one"),
+    ("put 2 cubes of xs into bag", "the bag holds players' pieces, and 500 is not a player"),
 ])
 def test_a_value_that_is_no_card_or_not_on_the_track_stops_the_game(tmp_path, pack, body,
                                                                       message):
