@@ -42,7 +42,7 @@ class Machine:
         self.log_chars = 0
         self.log_total = sum(len(line) for line in state.log)
         known = per_program(_KNOWN, program, lambda p: Known(p, ops))
-        self.opponents, self.pieces = known.opponents, known.pieces
+        self.players, self.opponents, self.pieces = known.players, known.opponents, known.pieces
         self.lows, self.highs = known.lows, known.highs
         self.stacking, self.ranks = known.stacking, known.ranks
         self.functions, self.segments = known.functions, known.segments
@@ -506,6 +506,7 @@ class Known:
 
     def __init__(self, program: Program, ops: list[list[Any]]) -> None:
         players = program.players
+        self.players = frozenset(players)  # who may hold support, counters, effects
         self.opponents = dict(zip(players, players[1:] + players[:1], strict=True))
         self.pieces = program.initial.get("bag_pieces")
         self.lows, self.highs = counter_limits(program)

@@ -40,7 +40,7 @@ def not_counted(counter: str, who) -> RuleError:
 
 def player_of(m, value, what: str) -> str:
     """`value`, if it is a player; a rule error saying `what` otherwise."""
-    if value.__class__ is not str or value not in m.p.players:
+    if value.__class__ is not str or value not in m.players:
         raise RuleError(f"{what}, and {value!r:.80} is not a player")
     return value
 
@@ -252,7 +252,7 @@ class Place(Op):
                    self.n(m, env))
 
     def apply(self, m, env, pool, where, who, n):
-        if where not in m.ranks[pool] or who not in m.opponents:  # a player, a place
+        if where not in m.ranks[pool] or who not in m.players:
             _not_support(m, pool, where, who)
         told = CAUSE in env  # only narration needs the place as it was before
         before = _copy(m.s.pools[pool].get(where)) if told else None
