@@ -231,12 +231,22 @@ class Machine:
         """Pause for `player` to pick one of the options (what each does: `payloads`).
         Their labels, unless given, are made when asked for (`labels`), from the paused
         instruction: agents playing by index never need them."""
+        s = self.s
+        if player not in self.players or s.result is not None:
+            self.cannot_ask(player)
         if labels is not None:
             labels = numbered(labels)
-        s = self.s
         s.pending = {"player": player, "prompt": prompt, "options": labels,
                      "payloads": payloads}
         s.labeller = self
+
+    def cannot_ask(self, player: Any) -> None:
+        """Why the rules may not pause here: only a player decides, and nobody once the
+        result is written (the game is over but for its last words)."""
+        if self.s.result is not None:
+            raise RuleError("a question after the result was recorded: record the result "
+                            "last, then `finish` (or stop) the game")
+        raise RuleError(f"only a player decides, and {player!r:.80} is not one")
 
     def labels(self) -> list[str]:
         """The labels of the pending decision, made by its paused instruction (its

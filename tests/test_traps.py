@@ -145,6 +145,8 @@ def test_a_text_given_where_a_list_is_wanted_stops_the_game_at_its_line(tmp_path
     ("xs gains 1 momentum", "momentum is counted for players, and 500 is not one"),
     ("xs pays 1 momentum", "momentum is counted for players, and 500 is not one"),
     ("put 2 cubes of xs into bag", "the bag holds players' pieces, and 500 is not a player"),
+    # a question for no player left the game paused where no save could be loaded
+    ("xs chooses k from [1, 2]", "only a player decides, and 500 is not one"),
 ])
 def test_a_value_that_is_no_card_or_not_on_the_track_stops_the_game(tmp_path, pack, body,
                                                                       message):
@@ -155,6 +157,16 @@ def test_a_value_that_is_no_card_or_not_on_the_track_stops_the_game(tmp_path, pa
     (outcome,) = play_card(tmp_path, pack, "      - expect:\n          terminal: true\n")
     (failure,) = outcome.failures
     assert f"{rules}:5:7: {message}" in failure
+
+
+def test_a_question_after_the_result_is_recorded_stops_the_game(tmp_path, pack):
+    # a forgotten `finish` after `record`: the game went on with its result written, paused
+    # where no save could be loaded, and could end with another result
+    add_card(pack, "record winner as player\nplayer chooses k from [1, 2]")
+    (outcome,) = play_card(tmp_path, pack, "      - expect:\n          terminal: true\n")
+    (failure,) = outcome.failures
+    line, col = position(pack / "cards" / "901-broken.yaml", "player chooses")
+    assert f"901-broken.yaml:{line}:{col}: a question after the result was recorded" in failure
 
 
 def test_the_library_gets_a_list_of_one_from_a_phrase(pack):
