@@ -169,6 +169,13 @@ def confined_entry(root: Path, value: str, f: YamlFile, keys: tuple, report: Rep
                      "name a file or folder inside it by a relative path (no `..`, no "
                      "absolute path, no symlink leading out)")
         return None
+    try:
+        target.exists()  # the system refuses some names outright (too long)
+    except OSError as e:
+        reason = e.strerror or str(e)
+        report.error(f.value_source(*keys), "E100", f"cannot use the path '{value[:40]}': "
+                     f"{reason}", "name a file or folder of the pack")
+        return None
     return target
 
 

@@ -84,6 +84,18 @@ def test_rules_cannot_climb_out(pack):
     assert d.source.path.endswith("pack.yaml")
 
 
+@pytest.mark.parametrize(("key", "value", "reason"), [
+    ("rules", '"' + "x" * 300 + '"', "File name too long"),
+    ("cards", '["cards", "' + "y" * 300 + '"]', "File name too long"),
+])
+def test_a_name_the_system_refuses_is_a_diagnostic(pack, key, value, reason, capsys):
+    # it once reached a folder listing, which raised OSError out of `check`
+    set_entry(pack, key, value)
+    (d,) = refused(check_pack(pack), "E100")
+    assert d.source.path.endswith("pack.yaml") and reason in d.message
+    assert reason in check_output(pack, capsys)
+
+
 def test_cards_entry_cannot_be_absolute(pack, secret):
     set_entry(pack, "cards", f"[cards, {secret}]")
     refused(check_pack(pack))
