@@ -281,6 +281,20 @@ def test_every_further_command_reports_a_crash_as_a_bug(capsys, monkeypatch):
         Path(line.split("the details are in ")[1].split(" (")[0]).unlink()
 
 
+LONG = "a" * 300  # a name no file system takes
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "--pack", LONG], ["check", "--mod", LONG], ["play", "--resume", LONG],
+    ["scenario", LONG], ["play", "--replay", LONG],
+])
+def test_a_path_the_system_refuses_is_input_not_a_bug(argv, capsys):
+    code, _, err = run(capsys, *argv)
+    line = one_line_error(err)
+    assert code == 1 and "File name too long" in line and "bug" not in line
+    assert len(line) < 140  # the name is cut short
+
+
 def test_debug_shows_the_traceback(capsys, monkeypatch):
     monkeypatch.setattr("hustings.dsl.loading.check_pack", boom)
     code, _, err = run(capsys, "--debug", "check")

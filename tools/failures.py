@@ -1,6 +1,6 @@
 """How the command line ends: one place maps every failure to a message and an exit status.
 
-    0  done            1  the input is wrong (content, a log, a save)
+    0  done            1  the input is wrong (content, a log, a save, a path)
     2  usage error     3  a bug in hustings (details written to a file)
   130  interrupted (Ctrl-C)
 
@@ -43,17 +43,29 @@ def guarded(command: Callable[[], int], argv: list[str], debug: bool) -> int:
     except BrokenPipeError:  # `hustings ... | head`: the reader left; nothing to report
         sys.stderr.close()
         return 0
+    except OSError as e:
+        if e.filename is None:
+            return crashed(argv, debug)
+        # a file the system will not open for us (missing, unreadable, a name too long)
+        name = str(e.filename)
+        name = name if len(name) <= 80 else name[:77] + "..."
+        return fail(f"hustings: cannot use {name}: {e.strerror or e}", INPUT)
     except Exception:
-        if debug:
-            import traceback
+        return crashed(argv, debug)
 
-            traceback.print_exc()
-            return BUG
-        where = write_crash_report(argv)
-        kind = sys.exc_info()[0].__name__
-        return fail(f"hustings: internal error ({kind}): this is a bug in hustings, not in your "
-                    f"input; the details are in {where} (please attach it to a bug report, "
-                    "or rerun with --debug)", BUG)
+
+def crashed(argv: list[str], debug: bool) -> int:
+    """The exception being handled is a bug: its traceback, in a file unless `debug`."""
+    if debug:
+        import traceback
+
+        traceback.print_exc()
+        return BUG
+    where = write_crash_report(argv)
+    kind = sys.exc_info()[0].__name__
+    return fail(f"hustings: internal error ({kind}): this is a bug in hustings, not in your "
+                f"input; the details are in {where} (please attach it to a bug report, "
+                "or rerun with --debug)", BUG)
 
 
 def fail(message: str, code: int) -> int:
