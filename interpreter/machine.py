@@ -14,7 +14,7 @@ from . import rng
 from .blocks import marked, segments_for
 from .budget import DEFAULT, MAX_TEXT, Budget, too_big
 from .codegen import build, building, per_program
-from .errors import RuleError
+from .errors import RuleError, in_plain_words
 from .ops import REACT, REACTION_ID, built
 from .program import Program
 from .state import Frame, GameState
@@ -94,8 +94,8 @@ class Machine:
 
     def fault(self, e: Exception, f: Frame) -> RuleError:
         """An error raised by the instruction `f` is at, as a RuleError at its position (a
-        Python error from broken content keeps its kind in the message)."""
-        text = str(e) if isinstance(e, RuleError) else f"{type(e).__name__}: {str(e)[:200]}"
+        Python error from broken content said in the language's words, see in_plain_words)."""
+        text = str(e) if isinstance(e, RuleError) else in_plain_words(e)
         at = marked(self.segments.unit, e)
         positions = self.p.positions
         if at is not None and 0 <= at[0] < len(positions) and 0 <= at[1] < len(positions[at[0]]):

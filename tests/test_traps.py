@@ -159,6 +159,29 @@ def test_a_value_that_is_no_card_or_not_on_the_track_stops_the_game(tmp_path, pa
     assert f"{rules}:5:7: {message}" in failure
 
 
+@pytest.mark.parametrize("body,value,message", [
+    ("player gains xs momentum", "none", "cannot compare none with a number (>)"),
+    ("place xs state support for player in NY", "[1]", "cannot compare a list with a number"),
+    ("let y = xs + 1", "[1]", "cannot add a number to a list"),
+    ("let y = xs + 1", "\"ten\"", "cannot add a number to a text"),
+    ("let y = xs - 1", "none", "cannot work out none - a number"),
+    ("deal xs from deck to discard", "\"two\"", "a text is not a whole number"),
+    ("let y = 1 in xs", "true", "`in` looks through a list or a text, not true or false"),
+    ("shuffle xs", "[1]", "a list cannot be looked up: a name, a number or a card is wanted"),
+    ("shuffle xs", "500", "nothing is called 500 here"),
+    ("deal 1 from deck to hand of xs", "500", "nothing is called 'hand:500' here"),
+])
+def test_a_value_of_the_wrong_kind_is_named_in_the_languages_words(tmp_path, pack, body,
+                                                                    value, message):
+    rules = pack / "rules" / "95-over.yaml"
+    rules.write_text("procedures:\n  over:\n    params: [player, xs]\n    body: |\n"
+                     f"      {body}\n")
+    add_card(pack, f"do over(player: player, xs: {value})")
+    (outcome,) = play_card(tmp_path, pack, "      - expect:\n          terminal: true\n")
+    (failure,) = outcome.failures
+    assert f"{rules}:5:7: {message}" in failure and "Error" not in failure
+
+
 def test_a_question_after_the_result_is_recorded_stops_the_game(tmp_path, pack):
     # a forgotten `finish` after `record`: the game went on with its result written, paused
     # where no save could be loaded, and could end with another result
