@@ -79,6 +79,16 @@ def test_replay_of_a_log_with_an_index_out_of_range(capsys, tmp_path, good_log):
     assert "actions are legal" in line
 
 
+@pytest.mark.parametrize("how", ["--replay", "--resume"])
+def test_a_log_with_an_option_the_pack_lacks_is_the_logs_fault(capsys, tmp_path, good_log,
+                                                                how):
+    path = edited(good_log, tmp_path, options={"bogus": True})
+    code, _, err = run(capsys, "play", how, str(path))
+    line = one_line_error(err)
+    assert code == 1 and line.startswith(f"hustings: {path} was played with an option")
+    assert "unknown option 'bogus'" in line and "pack.yaml" not in line
+
+
 def test_log_into_a_missing_folder_fails_before_the_game(capsys, tmp_path, monkeypatch):
     started = []
     monkeypatch.setattr("hustings.tools.play.Session.start", lambda self: started.append(1))

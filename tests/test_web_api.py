@@ -165,6 +165,18 @@ def test_ai_moves_are_those_of_hustings_play(client):
     assert replay.current_player() == "kennedy"
 
 
+def test_a_session_file_with_an_option_the_pack_lacks_is_refused(client):
+    game = start(client, seats={"kennedy": "human", "nixon": "random"}, seed=5)
+    text = client.get(f"/api/games/{game['id']}/save",
+                      params={"seat": game["links"]["kennedy"]}).text
+    data = json.loads(text)
+    data["options"] = {"bogus": True}  # once a 500: the pack refused to compile with it
+    r = client.post("/api/load", json={"log": json.dumps(data)})
+    assert r.status_code == 400
+    assert "played with an option the pack does not declare" in r.json()["error"]
+    assert "'bogus'" in r.json()["error"]
+
+
 def test_undo_save_and_load_round_trip(client):
     game = start(client, seats={"kennedy": "human", "nixon": "greedy"}, seed=12)
     seat = "kennedy"

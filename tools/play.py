@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 import secrets
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..dsl.diagnostics import ContentError
 from ..dsl.fingerprint import folder_hash
 from ..dsl.loading import load_pack
 from ..interpreter import rng
@@ -301,6 +303,19 @@ def play(a: PlayArgs) -> int:
     return 0
 
 
+def load_recorded(load: Callable[[], Program], source: Path | None) -> Program:
+    """The pack as `load` compiles it with a session file's options: an option the pack
+    does not declare is the file's fault (named as such), not the pack's."""
+    try:
+        return load()
+    except ContentError as e:
+        errors = e.report.errors
+        if source is None or not errors or any(d.code != "E105" for d in errors):
+            raise
+        raise InputError(f"{source} was played with an option the pack does not declare: "
+                         f"{errors[0].message} ({errors[0].hint})") from None
+
+
 def open_session(a: PlayArgs) -> tuple[Session, SessionLog | None]:
     """Check everything the command line and a log ask before any game is played."""
     source = a.replay or a.resume
@@ -316,7 +331,7 @@ def open_session(a: PlayArgs) -> tuple[Session, SessionLog | None]:
     if recorded is not None:
         check_mods(recorded, refs, source)
     options = dict(recorded.options) if recorded else a.options
-    program = load_pack(a.pack, options, a.mods)
+    program = load_recorded(lambda: load_pack(a.pack, options, a.mods), source)
     pack = pack_ref(program)
     if recorded is not None and not same_pack(recorded.pack, pack):
         raise InputError(f"{source} is a game of the pack {recorded.pack.name} "

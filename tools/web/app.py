@@ -147,7 +147,8 @@ class Server:
                 if mods is None:
                     play.check_mods(log, self.refs, path)  # says which mods it needs
                 refs = [self.refs[i] for i in mods]
-                program = self.program(dict(log.options), mods)
+                program = play.load_recorded(lambda: self.program(dict(log.options), mods),
+                                             path)
                 pack = play.pack_ref(program)
                 if not play.same_pack(log.pack, pack):
                     raise InputError(f"the file is a game of {log.pack.name} "
