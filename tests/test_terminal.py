@@ -190,6 +190,15 @@ def test_plain_text_matching_no_label_filters(program):
     assert all("PA" in o.label for o in meaning.subset)
 
 
+@pytest.mark.parametrize(("typed", "index"), [
+    ("²", None), ("١", None), ("9" * 5000, None), ("0" * 5000 + "1", 1)])
+def test_digits_that_are_no_option_number_never_crash_the_prompt(program, typed, index):
+    # '²' passes str.isdigit() but not int(), and int() refuses 5,000 digits
+    options = options_of(played(program, 0))
+    meaning = interpret(options, typed)
+    assert meaning.index == index and (index is not None or meaning.subset == [])
+
+
 def test_save_undo_and_quit_are_requests(program):
     game = played(program, 0)
     with pytest.raises(SaveRequest) as saved:

@@ -58,8 +58,9 @@ class Answer:
 def interpret(options: list[Option], text: str) -> Answer:
     """Number, label (any case), unique prefix, `/filter`, or plain text that filters."""
     answer = text.strip()
-    if answer.isdigit():
-        n = int(answer)
+    if answer.isascii() and answer.isdigit():  # not '²', which int() refuses
+        digits = answer.lstrip("0") or "0"
+        n = int(digits) if len(digits) <= 9 else len(options)  # nor 5,000 digits
         return Answer(index=n) if n < len(options) else Answer(subset=[])
     query = answer[1:].strip() if answer.startswith("/") else answer
     lowered = query.lower()
