@@ -68,6 +68,21 @@ def test_agent_specs_parse_and_reject_nonsense():
         make_agent("greedy:iterations=3", 1)
 
 
+@pytest.mark.parametrize(("spec", "message"), [
+    ("ismcts:iterations=1e400", "iterations must be a whole number from 1 to 1,000,000, not inf"),
+    ("ismcts:iterations=2.5", "iterations must be a whole number"),
+    ("ismcts:iterations=0", "iterations must be a whole number"),
+    ("ismcts:seconds=nan", "seconds must be a number from 0.001 to 3,600, not nan"),
+    ("ismcts:exploration=inf", "exploration must be a number"),
+    ("ismcts:depth=-1", "depth must be a whole number"),
+    ("greedy:breadth=0", "breadth must be a whole number from 1 to 10,000, not 0"),
+])
+def test_agent_settings_out_of_bounds_are_refused(spec, message):
+    # iterations=1e400 was taken as infinity: the search never ended
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, 1)
+
+
 def decisions(program, spec: str, seed: int, steps: int) -> list[str]:
     """The labels an agent picks for both sides over the first `steps` decisions."""
     game = Game.new(program, seed=seed, safe=True)

@@ -188,10 +188,29 @@ def test_scenario_options_reach_every_scenario(tmp_path, capsys):
 @pytest.mark.parametrize("argv", [
     ["play", "--seat", "kennedy"], ["play", "--seat", "kennedy=robot"],
     ["play", "--seat", "ford=human"], ["play", "--seat", "kennedy=human", "--kennedy", "greedy"],
+    ["play", "--seat", "nixon=ismcts:iterations=1e400"], ["play", "--nixon", "greedy:breadth=0"],
 ])
 def test_seat_mistakes_are_usage_errors(capsys, argv):
     code, _, err = run(capsys, *argv, "--seed", "1")
     assert code == 2 and "Traceback" not in err and err.startswith("hustings: error:")
+
+
+def test_simulate_refuses_agent_settings_out_of_bounds_before_playing(tmp_path, capsys):
+    # the settings were first checked in the worker: a crash, or a search that never ended
+    code, _, err = run(capsys, "simulate", "--games", "1", "--out", str(tmp_path / "r.jsonl"),
+                       "--seat", "kennedy=ismcts:iterations=2.5", "--seat", "nixon=random")
+    assert code == 2 and one_line_error(err).endswith(
+        "iterations must be a whole number from 1 to 1,000,000, not 2.5")
+
+
+def test_play_takes_an_agents_settings_and_its_log_keeps_them(tmp_path, capsys):
+    log = tmp_path / "game.json"
+    assert main(["play", "--seed", "4", "--quiet", "--seat", "nixon=ismcts:iterations=2",
+                 "--log", str(log)]) == 0
+    first = capsys.readouterr().out
+    assert json.loads(log.read_text())["seats"]["nixon"] == "ismcts:iterations=2"
+    assert main(["play", "--replay", str(log), "--quiet"]) == 0
+    assert capsys.readouterr().out == first
 
 
 def test_no_abbreviations_so_players_never_collide(tmp_path, capsys):

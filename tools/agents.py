@@ -49,11 +49,21 @@ def random_agent(seed: int) -> Agent:
     return lambda game: rng.randrange(game.num_actions())
 
 
+def setting(value: Any, name: str, low: float, high: float, whole: bool = True) -> Any:
+    """An agent's setting checked: a number (whole, unless not `whole`) from low to high."""
+    kinds = (int,) if whole else (int, float)
+    if not isinstance(value, kinds) or isinstance(value, bool) or not low <= value <= high:
+        kind = "a whole number" if whole else "a number"
+        raise ValueError(f"{name} must be {kind} from {low:,} to {high:,}, not {value!r}")
+    return value
+
+
 def greedy_agent(seed: int, breadth: int = 24) -> Agent:
     """Try each legal action on a copy of the state and keep the one the pack values most.
 
     With more than `breadth` legal actions, a seeded sample of that many is tried.
     """
+    setting(breadth, "breadth", 1, 10_000)
     rng = random.Random(seed)
 
     def choose(game: Game) -> int:

@@ -248,7 +248,7 @@ def add_play_parser(sub, players: list[str] | None) -> None:
                         help="replay a log to its end (the same mods must be given with --mod)")
     source.add_argument("--resume", type=Path, metavar="FILE",
                         help="go on with a saved game (seats as recorded; --seat overrides)")
-    flagged = add_seat_flags(play, players, agents)
+    flagged = add_seat_flags(play, players, None)  # an agent may have settings: checked later
     play.epilog = seats_epilog(players, flagged, agents)
 
 
@@ -350,7 +350,7 @@ def play_command(args: argparse.Namespace) -> int:
 
 def seat_choices(args: argparse.Namespace) -> dict[str, str]:
     """Seats from --seat PLAYER=AGENT and --PLAYER AGENT; one player given two agents fails."""
-    from .play import agent_names
+    from .play import agent_problem
 
     chosen: dict[str, str] = {}
     given = [item.partition("=") for item in args.seat]
@@ -360,9 +360,9 @@ def seat_choices(args: argparse.Namespace) -> dict[str, str]:
         if not sep or not player or not agent:
             raise UsageError("--seat wants PLAYER=AGENT, e.g. --seat "
                              f"{player or 'PLAYER'}=human")
-        if agent not in agent_names():
-            raise UsageError(f"--seat {player}={agent}: the agents are "
-                             f"{', '.join(agent_names())}")
+        problem = agent_problem(agent)
+        if problem:
+            raise UsageError(f"--seat {player}={agent}: {problem}")
         if chosen.get(player, agent) != agent:
             raise UsageError(f"{player} is seated twice: {chosen[player]} and {agent}")
         chosen[player] = agent

@@ -25,7 +25,7 @@ from ..interpreter.errors import IllegalAction, RuleError
 from ..interpreter.game import Game
 from ..interpreter.program import Program
 from ..interpreter.support import holdings, leader
-from .agents import AGENTS, Agent
+from .agents import AGENTS, Agent, make_agent
 from .failures import INTERRUPTED, InputError, UsageError
 from .terminal.requests import QuitRequest, SaveRequest, UndoRequest
 
@@ -38,6 +38,20 @@ MAX_LOG_BYTES = 20_000_000  # a log of the longest game is well under 1 MB
 
 def agent_names() -> list[str]:
     return [HUMAN, *AGENTS]
+
+
+def agent_problem(spec: str) -> str | None:
+    """What is wrong with a seat's agent (`human`, `greedy`, `ismcts:iterations=50` ...),
+    or None."""
+    if spec == HUMAN:
+        return None
+    if spec.partition(":")[0] not in AGENTS:
+        return f"the agents are {', '.join(agent_names())}"
+    try:
+        make_agent(spec, 0)
+    except ValueError as e:
+        return str(e)
+    return None
 
 
 def fresh_seed() -> int:
@@ -260,7 +274,7 @@ def choose(session: Session, player: str) -> int:
 
             session.humans[player] = human_agent()
         return session.humans[player](game)
-    return AGENTS[kind](ai_seed(session.seed, len(session.actions)))(game)
+    return make_agent(kind, ai_seed(session.seed, len(session.actions)))(game)
 
 
 # ---- the loop --------------------------------------------------------------------------
@@ -431,11 +445,11 @@ def check_writable(path: Path) -> None:
 def seat_table(program: Program, recorded: dict[str, str], given: dict[str, str],
                source: Path | None) -> dict[str, str]:
     """Each player's agent: the command line over the log's seats over `random`."""
-    names = agent_names()
     for player, agent in recorded.items():
-        if player not in program.players or agent not in names:
+        problem = agent_problem(agent) if player in program.players else "no such seat"
+        if problem:
             raise InputError(f"{source}: seat {player}={agent} is not a seat of this pack "
-                             f"({', '.join(program.players)}) with an agent ({', '.join(names)})")
+                             f"({', '.join(program.players)}) with an agent ({problem})")
     for player in given:
         if player not in program.players:
             raise UsageError(f"--seat {player}: the pack's seats are "

@@ -28,7 +28,7 @@ from ..interpreter.game import Game
 from ..interpreter.program import Program
 from ..interpreter.rng import MASK
 from ..interpreter.state import GameState, clone
-from .agents import Agent, winning_chance
+from .agents import Agent, setting, winning_chance
 
 
 class Node:
@@ -83,8 +83,11 @@ def deal_unseen(program: Program, state: GameState, player: str,
 def ismcts_agent(seed: int, iterations: int = 100, seconds: float | None = None,
                  depth: int = 0, exploration: float = 0.1) -> Agent:
     """An ISMCTS player: `iterations` per decision (or `seconds` per decision if given)."""
-    if iterations < 1 or depth < 0:
-        raise ValueError("ismcts needs iterations >= 1 and depth >= 0")
+    setting(iterations, "iterations", 1, 1_000_000)
+    setting(depth, "depth", 0, 10_000)
+    setting(exploration, "exploration", 0, 100, whole=False)
+    if seconds is not None:
+        setting(seconds, "seconds", 0.001, 3600, whole=False)
     rng = random.Random(seed)
 
     def choose(game: Game) -> int:

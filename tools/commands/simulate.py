@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import cli
-from ..agents import parse_agent
+from ..agents import make_agent
 from ..simulation.records import Matchup, read_records, write_records
 from ..simulation.runner import Job, PackSpec, run_local, run_ray
 from ..simulation.summary import compare, summarize
@@ -115,7 +115,7 @@ def seats(values: list[str], players: list[str]) -> dict[str, str]:
         if player not in chosen:
             raise ValueError(f"--seat {value!r}: no player {player!r}; players: "
                              + ", ".join(players))
-        parse_agent(agent)
+        make_agent(agent, 0)  # its name and settings checked now, not in a worker
         if given.setdefault(player, agent) != agent:
             raise ValueError(f"{player} is seated twice: {given[player]} and {agent}")
         chosen[player] = agent

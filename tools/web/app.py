@@ -124,14 +124,14 @@ class Server:
         return found
 
     def checked_seats(self, program: Program, seats: dict[str, str]) -> dict[str, str]:
-        names = play.agent_names()
         left_out = set(self.seated_by()) - set(program.players)
         seats = {p: kind for p, kind in seats.items() if p not in left_out}
         for player, kind in seats.items():
             if player not in program.players:
                 raise ApiError(400, f"no seat {player!r}; seats: {', '.join(program.players)}")
-            if kind not in names:
-                raise ApiError(400, f"no agent {kind!r}; agents: {', '.join(names)}")
+            problem = play.agent_problem(kind)
+            if problem:
+                raise ApiError(400, f"agent {kind!r}: {problem}")
         first = program.players[0]
         return {p: seats.get(p, play.HUMAN if p == first else "random")
                 for p in program.players}
