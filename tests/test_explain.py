@@ -209,6 +209,15 @@ def test_a_misspelt_title_gets_did_you_mean(run):
     assert code == 1 and "no card number 999" in err
 
 
+@pytest.mark.parametrize(("typed", "said"), [
+    ("²", "no card titled '²'"), ("9" * 5000, "no card number 99999999999999999999")])
+def test_digits_that_are_no_card_number_are_an_answer_not_a_crash(run, typed, said):
+    # '²' passes isdigit() but not int(), and int() refuses 5,000 digits
+    for command in ("explain", "graph"):
+        code, _, err = run(command, typed)
+        assert code == 1 and said in err and "bug" not in err
+
+
 # ---- graph -------------------------------------------------------------------------------
 def test_graph_marks_decisions_branches_loops_and_calls(program):
     g = effect_graph(program, 90)

@@ -15,11 +15,12 @@ class CardNotFound(LookupError):
 def find_card(program: Program, query: str | int) -> int:
     """A card by number ("2", "#2") or title (any case; a unique part is enough)."""
     text = str(query).strip()
-    if text.lstrip("#").isdigit():
-        number = int(text.lstrip("#"))
+    digits = text.lstrip("#")
+    if digits.isascii() and digits.isdigit():  # not '²', which int() refuses
+        number = int(digits) if len(digits) <= 18 else None  # nor 5,000 digits
         if number in program.cards:
             return number
-        raise CardNotFound(f"there is no card number {number}")
+        raise CardNotFound(f"there is no card number {digits[:20]}")
     return _by_title(program, text)
 
 
