@@ -344,16 +344,15 @@ class Transfer(Op):
         self.apply(m, env, self.card(m, env), self.zone(m, env))
 
     def apply(self, m, env, cards, zone):
-        known = m.p.cards  # each card is looked for in every zone: that is the work
-        if cards.__class__ is int and cards in known:  # one card: the common case
+        # each card is looked for in every zone: that is the work charged
+        if cards.__class__ is int and cards in m.p.cards:  # one card: the common case
             cards = (cards,)
             m.charge(len(m.s.zones))
         else:
             cards = cards if isinstance(cards, list) else [not_text(cards, "what is transferred")]
             m.charge(len(cards) * len(m.s.zones))
             for c in cards:  # all checked before any moves: anything else would be a new card
-                if c.__class__ is not int or c not in known:
-                    card_of(m, c, "only cards are transferred")
+                card_of(m, c, "only cards are transferred")
         told = CAUSE in env
         for c in cards:
             source = m.zone_of(c)
