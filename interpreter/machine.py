@@ -26,9 +26,25 @@ _CONTENT_FAULTS = (KeyError, TypeError, ValueError, IndexError, AttributeError,
                    ZeroDivisionError, OverflowError, RecursionError, MemoryError)
 
 
+class Labeller:
+    """What a paused state keeps to make its labels (GameState.labeller): a new machine
+    on it. Were it the machine that paused, state and machine would hold each other, and
+    every copy a search tries and drops would wait for the garbage collector instead of
+    going at once."""
+
+    __slots__ = ("program", "ops", "budget")
+
+    def __init__(self, program: Program, ops: list[list[Any]], budget: Budget) -> None:
+        self.program, self.ops, self.budget = program, ops, budget
+
+    def fork(self, state: GameState) -> Machine:
+        return Machine(self.program, state, self.ops, self.budget, labeller=self)
+
+
 class Machine:
     def __init__(self, program: Program, state: GameState, ops: list[list[Any]],
-                 budget: Budget | None = None) -> None:
+                 budget: Budget | None = None, log_total: int | None = None,
+                 labeller: Labeller | None = None) -> None:
         self.p = program
         self.s = state
         self.ops = ops
@@ -40,21 +56,20 @@ class Machine:
         self.deadline = 0.0
         self.log_lines = 0
         self.log_chars = 0
-        self.log_total = sum(len(line) for line in state.log)
+        self.log_total = sum(map(len, state.log)) if log_total is None else log_total
         known = per_program(_KNOWN, program, lambda p: Known(p, ops))
         self.players, self.opponents, self.pieces = known.players, known.opponents, known.pieces
         self.lows, self.highs = known.lows, known.highs
         self.stacking, self.ranks = known.stacking, known.ranks
         self.functions, self.segments = known.functions, known.segments
         self.seen_in: dict[int, str] = {}  # card -> the zone it was last seen in (zone_of)
+        self.labeller = labeller or Labeller(program, ops, self.budget)
 
     def fork(self, state: GameState) -> Machine:
-        """The same machine on another state (a copy of this one's, with the same log):
-        what it knows of the program is taken, not worked out again."""
-        m = Machine.__new__(Machine)
-        m.__dict__.update(self.__dict__)
-        m.s = state
-        m.work = m.log_lines = m.log_chars = 0
+        """The same machine on another state (a copy of this one's, with the same log).
+        Made by __init__ like any other, so every machine has its attributes in one order
+        (Python runs code reading them fastest so)."""
+        m = Machine(self.p, state, self.ops, self.budget, self.log_total, self.labeller)
         m.seen_in = dict(self.seen_in)  # a guess only: a wrong one is found out
         return m
 
@@ -238,7 +253,7 @@ class Machine:
             labels = numbered(labels)
         s.pending = {"player": player, "prompt": prompt, "options": labels,
                      "payloads": payloads}
-        s.labeller = self
+        s.labeller = self.labeller
 
     def cannot_ask(self, player: Any) -> None:
         """Why the rules may not pause here: only a player decides, and nobody once the

@@ -49,8 +49,9 @@ class GameState:
         # The decision the rules wait for: player, prompt, payloads (what each option does)
         # and options (their labels; None until asked for, see `labels`).
         self.pending: dict[str, Any] | None = None
-        # What makes the pending decision's labels: the machine that paused (any machine of
-        # the program will do; it is forked onto this state to read its own stack).
+        # What makes the pending decision's labels: the machine that paused, detached from
+        # its state (any machine of the program will do; it is forked onto this state to
+        # read its own stack).
         self.labeller: Any = None
         self.log: list[str] = []
         self.history: list[int] = []  # the index of the option taken at each decision

@@ -8,6 +8,7 @@ seeded random corruptions.
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import re
@@ -433,6 +434,25 @@ def test_clone_shares_nothing_with_the_original(program):
         copy.pending["payloads"][0].append("x")
     copy.result = copy.result or {}
     assert game.save() == before
+
+
+def test_a_dropped_fork_is_freed_at_once_without_the_garbage_collector(program):
+    # a paused state does not hold the machine that paused it (that would be a cycle)
+    game = play(program, 7, 40)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(5):
+            fork = game.fork()
+            fork.apply_action(0)
+            fork.legal_actions()
+        del fork
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        assert gc.collect() == 0
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
 
 
 def test_a_loaded_save_passes_every_invariant_at_every_step(program):
