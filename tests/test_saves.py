@@ -20,7 +20,7 @@ from hustings.interpreter.errors import RuleError, SaveError
 from hustings.interpreter.game import Game
 from hustings.interpreter.invariants import first_violation
 from hustings.interpreter.machine import Machine
-from hustings.interpreter.state import clone
+from hustings.interpreter.state import GameState, clone
 from hustings.schemas.save import FORMAT_VERSION
 
 
@@ -431,9 +431,25 @@ def test_clone_shares_nothing_with_the_original(program):
             f.items.append("x")
     if copy.pending:
         copy.pending["options"].append("x")
-        copy.pending["payloads"][0].append("x")
+        copy.pending["prompt"] = "x"
     copy.result = copy.result or {}
     assert game.save() == before
+
+
+def test_a_copy_shares_payloads_only_while_their_values_are_scalars():
+    # nothing changes a payload once offered, so a copy may share it; a list value could
+    # be changed where it was bound, so a payload holding one is copied
+    state = GameState()
+    scalars = [["bind", "x", 1], ["branch", 4, "s", "CA"]]
+    state.pending = {"player": "a", "prompt": "p", "options": None, "payloads": scalars}
+    assert clone(state).pending["payloads"] is scalars
+    lists = [["bind", "x", [1, 2]], ["bind", "x", [3]]]
+    state.pending["payloads"] = lists
+    copied = clone(state).pending["payloads"]
+    assert copied == lists and copied[0][2] is not lists[0][2]
+    for broken in (None, 7, [7], [[]], {"a": 1}):  # a broken save's: copied whole, no crash
+        state.pending["payloads"] = broken
+        assert clone(state).pending["payloads"] == broken
 
 
 def test_a_dropped_fork_is_freed_at_once_without_the_garbage_collector(program):
