@@ -9,6 +9,7 @@ import pytest
 
 from hustings.dsl.loading import builtin_pack, check_pack, load_pack
 from hustings.interpreter.game import Game
+from hustings.interpreter.state import clone
 from hustings.tools.agents import AGENTS, make_agent, parse_agent, position_value
 from hustings.tools.search import determinize, unseen_slots
 
@@ -136,3 +137,41 @@ def test_determinizing_deals_only_unseen_cards_and_keeps_zone_sizes(program):
     unseen_before = sorted(game.state.zones[k][i] for k, i in slots)
     assert sorted(dealt.zones[k][i] for k, i in slots) == unseen_before
     assert dealt.rng != game.state.rng  # chance is sampled afresh
+
+
+def test_the_search_shuffles_as_random_shuffle_does():
+    # the same draws, so a search deals what it dealt before its shuffle was written out
+    import random
+
+    from hustings.tools.search import shuffle
+
+    for size in (0, 1, 2, 3, 17, 64, 100, 257):
+        mine, theirs = list(range(size)), list(range(size))
+        a, b = random.Random(size), random.Random(size)
+        for _ in range(5):
+            shuffle(mine, a)
+            b.shuffle(theirs)
+            assert mine == theirs
+        assert a.random() == b.random()  # and leave the generator in the same place
+
+
+def test_determinizing_deals_each_kind_among_its_own_places_in_a_mixed_zone(program):
+    # a zone holding two kinds of card deals each kind among that kind's places only
+    import random
+
+    from hustings.tools.search import deal_unseen
+
+    game = advance(Game.new(program, seed=8), 40)
+    me, rival = program.players
+    state = clone(game.state)
+    hand = state.zones[f"hand:{rival}"]
+    kinds = {program.cards[c]["kind"] for c in program.cards}
+    assert len(kinds) > 1
+    other = next(c for c in state.zones["endorsement_deck"])
+    hand.append(other)  # one card of another kind among the campaign cards
+    state.zones["endorsement_deck"].remove(other)
+    before = list(hand)
+    deal_unseen(program, state, me, random.Random(4))
+    assert len(hand) == len(before)
+    for was, now in zip(before, hand, strict=True):
+        assert program.cards[was]["kind"] == program.cards[now]["kind"]

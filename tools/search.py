@@ -24,6 +24,7 @@ import random
 import time
 from typing import Any
 
+from ..interpreter.codegen import per_program
 from ..interpreter.game import Game
 from ..interpreter.program import Program
 from ..interpreter.rng import MASK
@@ -42,18 +43,23 @@ class Node:
         self.available = 0
 
 
-def unseen_slots(program: Program, state: GameState, player: str) -> list[tuple[str, int]]:
-    """(zone key, position) of every card `player` cannot see; as in Game.observation."""
-    slots = []
-    for key, cards in state.zones.items():
+def unseen_zones(program: Program, state: GameState, player: str) -> list[str]:
+    """The zones whose cards `player` cannot see, in the state's order; as in
+    Game.observation."""
+    unseen = []
+    for key in state.zones:
         name, _, owner = key.partition(":")
         spec = program.zones[name]
-        visible = not spec.ordered_secret and (
-            not spec.hidden or owner == player or player in state.revealed.get(key, [])
-        )
-        if not visible:
-            slots.extend((key, i) for i in range(len(cards)))
-    return slots
+        if spec.ordered_secret or (spec.hidden and owner != player
+                                   and player not in state.revealed.get(key, [])):
+            unseen.append(key)
+    return unseen
+
+
+def unseen_slots(program: Program, state: GameState, player: str) -> list[tuple[str, int]]:
+    """(zone key, position) of every card `player` cannot see."""
+    return [(key, i) for key in unseen_zones(program, state, player)
+            for i in range(len(state.zones[key]))]
 
 
 def determinize(game: Game, player: str, rng: random.Random) -> GameState:
@@ -63,21 +69,57 @@ def determinize(game: Game, player: str, rng: random.Random) -> GameState:
 
 def deal_unseen(program: Program, state: GameState, player: str,
                 rng: random.Random) -> GameState:
-    """Deal the cards `player` cannot see at random in `state` itself; a fresh chance seed."""
-    cards = program.cards
-    slots = unseen_slots(program, state, player)
-    by_kind: dict[str, list[tuple[str, int]]] = {}
-    for key, i in slots:
-        kind = cards[state.zones[key][i]]["kind"] if state.zones[key][i] in cards else ""
-        by_kind.setdefault(kind, []).append((key, i))
+    """Deal the cards `player` cannot see at random in `state` itself, each among the
+    unseen places of its kind; a fresh chance seed. A zone of one kind is dealt whole."""
+    kind_of = per_program(_KINDS, program, card_kinds)
+    by_kind: dict[str, list[tuple[list, int | None]]] = {}  # (zone, position or None: all)
+    for key in unseen_zones(program, state, player):
+        cards = state.zones[key]
+        kinds = [kind_of.get(card, "") for card in cards]
+        if kinds and kinds.count(kinds[0]) == len(kinds):
+            by_kind.setdefault(kinds[0], []).append((cards, None))
+            continue
+        for i, kind in enumerate(kinds):
+            by_kind.setdefault(kind, []).append((cards, i))
     for kind in sorted(by_kind):
         places = by_kind[kind]
-        dealt = [state.zones[key][i] for key, i in places]
-        rng.shuffle(dealt)
-        for (key, i), card in zip(places, dealt, strict=True):
-            state.zones[key][i] = card
+        dealt = []
+        for cards, i in places:
+            if i is None:
+                dealt.extend(cards)
+            else:
+                dealt.append(cards[i])
+        shuffle(dealt, rng)
+        at = 0
+        for cards, i in places:
+            if i is None:
+                cards[:] = dealt[at:at + len(cards)]
+                at += len(cards)
+            else:
+                cards[i] = dealt[at]
+                at += 1
     state.rng = rng.getrandbits(64) & MASK
     return state
+
+
+_KINDS: dict = {}  # program -> {card: its kind}
+
+
+def card_kinds(program: Program) -> dict[Any, str]:
+    return {card: spec["kind"] for card, spec in program.cards.items()}
+
+
+def shuffle(items: list, rng: random.Random) -> None:
+    """Shuffle in place, drawing from `rng` exactly as random.shuffle does (Fisher-Yates,
+    each index by rejection from getrandbits) without its two calls per item."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
 
 
 def ismcts_agent(seed: int, iterations: int = 100, seconds: float | None = None,
