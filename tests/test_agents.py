@@ -175,3 +175,34 @@ def test_determinizing_deals_each_kind_among_its_own_places_in_a_mixed_zone(prog
     assert len(hand) == len(before)
     for was, now in zip(before, hand, strict=True):
         assert program.cards[was]["kind"] == program.cards[now]["kind"]
+
+
+GUESSED_WRONG = """\
+- {number: 1, title: Bomb, event: "while true, at most 3 times:\\n  say \\"tick\\""}
+- {number: 2, title: Two}
+- {number: 3, title: Three}
+- {number: 4, title: Four}
+- {number: 5, title: Five}
+- {number: 6, title: Six}
+"""
+
+
+def test_a_search_drops_a_guessed_deal_that_breaks_the_rules(tmp_path):
+    # the Bomb stays in the secret deck in every real game, but a search guessing the
+    # unseen cards may deal it into bob's hidden hand, and the rules fail if he plays it
+    from minipack import MANIFEST, make_pack
+
+    manifest = MANIFEST.replace("deck: {start: campaign}",
+                                "deck: {start: campaign, ordered_secret: true}")
+    manifest = manifest.replace("hand: {per_player: true}",
+                                "hand: {per_player: true, hidden: true}")
+    program = load_pack(make_pack(tmp_path, GUESSED_WRONG, manifest=manifest))
+    game = Game.new(program, seed=1, safe=False)
+    assert 1 in game.state.zones["deck"] and 1 not in game.state.zones["hand:bob"]
+    searcher = make_agent("ismcts:iterations=300", 5)
+    while not game.is_terminal():
+        player = game.current_player()
+        index = searcher(game) if player == "ann" else 0
+        assert 0 <= index < game.num_actions()
+        game.apply_action(index)
+    assert 1 in game.state.zones["deck"]  # the real game never dealt it

@@ -13,8 +13,10 @@ Each iteration
    the loser);
 4. backs the score up, each node credited from the view of the player who chose it.
 
-The move played is the most visited legal child of the root. With an iteration budget the
-search is fully determined by the agent's seed and the game; a time budget is not.
+An iteration whose guessed deal leads the rules into an error is dropped (see `iterate`).
+The move played is the most visited legal child of the root (the first action if every
+iteration was dropped). With an iteration budget the search is fully determined by the
+agent's seed and the game; a time budget is not.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import time
 from typing import Any
 
 from ..interpreter.codegen import per_program
+from ..interpreter.errors import RuleError
 from ..interpreter.game import Game
 from ..interpreter.program import Program
 from ..interpreter.rng import MASK
@@ -152,39 +155,55 @@ def ismcts_agent(seed: int, iterations: int = 100, seconds: float | None = None,
 
 
 def iterate(game: Game, me: str, root: Node, rng: random.Random, depth: int,
-            exploration: float) -> None:
+            exploration: float) -> bool:
+    """One iteration; False when it was dropped. A deal can put a card where no rule would
+    have put it (the rules keep it out of that zone by a condition the deal cannot see),
+    and the rules may then fail: that iteration is dropped as if never tried, its new node
+    and its availability counts taken back. Only the search's guesses are thrown away; a
+    failure of the real game still stops it."""
     sim = game.fork()
     deal_unseen(game.program, sim.state, me, rng)
-    node, path = root, []
-    while not sim.is_terminal():
-        legal = sim.legal_actions()
-        player = sim.current_player()
-        untried = [i for i, a in enumerate(legal) if a not in node.children]
-        for a in legal:
-            child = node.children.get(a)
-            if child is not None:
-                child.available += 1
-        if untried:
-            i = rng.choice(untried)
-            child = node.children[legal[i]] = Node(player)
-            child.available = 1
+    node, path, counted, added = root, [], [], None
+    try:
+        while not sim.is_terminal():
+            legal = sim.legal_actions()
+            player = sim.current_player()
+            untried = [i for i, a in enumerate(legal) if a not in node.children]
+            for a in legal:
+                child = node.children.get(a)
+                if child is not None:
+                    child.available += 1
+                    counted.append(child)
+            if untried:
+                i = rng.choice(untried)
+                child = node.children[legal[i]] = Node(player)
+                added = (node, legal[i])
+                child.available = 1
+                sim.apply_action(i)
+                path.append(child)
+                break
+            i = select(node, legal, exploration)
+            node = node.children[legal[i]]
             sim.apply_action(i)
-            path.append(child)
-            break
-        i = select(node, legal, exploration)
-        node = node.children[legal[i]]
-        sim.apply_action(i)
-        path.append(node)
-    for _ in range(depth):
-        if sim.is_terminal():
-            break
-        sim.apply_action(rng.randrange(sim.num_actions()))
-    scores: dict[str, float] = {}
+            path.append(node)
+        for _ in range(depth):
+            if sim.is_terminal():
+                break
+            sim.apply_action(rng.randrange(sim.num_actions()))
+        scores: dict[str | None, float] = {}
+        for n in path:
+            if n.player not in scores:
+                scores[n.player] = winning_chance(sim, n.player)
+    except RuleError:
+        for child in counted:
+            child.available -= 1
+        if added is not None:
+            del added[0].children[added[1]]
+        return False
     for n in path:
-        if n.player not in scores:
-            scores[n.player] = winning_chance(sim, n.player)
         n.visits += 1
         n.reward += scores[n.player]
+    return True
 
 
 def select(node: Node, legal: list[str], exploration: float) -> int:
