@@ -348,3 +348,52 @@ def test_unwritable_outputs_are_usage_errors(argv, tmp_path, capsys):
     (tmp_path / "file").write_text("a file where a folder is wanted")
     code, _, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in argv])
     assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+BOMB = """\
+- {number: 1, title: One}
+- {number: 2, title: Two}
+- {number: 3, title: Three}
+- {number: 4, title: Four}
+- {number: 5, title: Five}
+- {number: 6, title: Bomb, event: "while true, at most 3 times:\\n  say \\"tick\\""}
+"""
+
+
+def bomb_pack(root: Path) -> Path:
+    """A pack that checks clean but whose card 6, Bomb, breaks the rules when played: ann
+    holds it from the start."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from minipack import make_pack
+
+    return make_pack(root, BOMB)
+
+
+@pytest.mark.parametrize("command, said", [
+    (["bench", "--games", "3"], "rule error in game 1: "),
+    (["play", "--seed", "1", "--quiet", "--seat", "ann=greedy"],
+     "rule error while the greedy agent weighed ann's options after 0 actions: "),
+    (["simulate", "--games", "3", "--seat", "ann=random", "--seat", "bob=random"],
+     "rule error in game 1 after 0 actions (ann: play Bomb): "),
+    (["simulate", "--games", "3", "--seat", "ann=greedy", "--seat", "bob=random"],
+     "rule error while the greedy agent weighed ann's options in game 1 after 0 actions: "),
+])
+def test_rules_failing_in_play_are_the_contents_fault_with_its_position(
+        capsys, tmp_path, monkeypatch, command, said):
+    # once an internal error (exit 3) from bench, simulate and an AI seat of play
+    pack = bomb_pack(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    extra = ["--out", str(tmp_path / "games.jsonl")] if command[0] == "simulate" else []
+    code, _, err = run(capsys, *command, "--pack", str(pack), *extra)
+    line = err.strip().splitlines()[-1]
+    assert code == 1, err
+    assert "Traceback" not in err and "internal error" not in err
+    assert line.startswith("hustings: " + said), line
+    assert "cards.yaml:7:" in line and "a while loop ran past its bound" in line
+
+
+def test_soak_says_how_to_reproduce_with_the_pack_it_soaked(capsys, tmp_path):
+    pack = bomb_pack(tmp_path)
+    code, _, err = run(capsys, "soak", "--games", "2", "--pack", str(pack))
+    assert code == 1
+    assert f"reproduce: hustings soak --games 1 --seed 1 --pack {pack}" in err

@@ -144,25 +144,53 @@ def test_static_files_cannot_be_read_outside_the_apps_folder(client):
         assert "create_app" not in r.text
 
 
-def test_ai_moves_are_those_of_hustings_play(client):
-    game = start(client, seats={"kennedy": "human", "nixon": "random"}, seed=4)
-    seat = "kennedy"
-    state = view(client, game, seat)
-    while state["ai_turn"]:
-        state = client.post(f"/api/games/{game['id']}/advance",
-                            json={"seat": game["links"][seat]}).json()
-    log = client.get(f"/api/games/{game['id']}/save", params={"seat": game["links"][seat]})
-    saved = log.json()
-    assert saved["format"] == FORMAT and saved["seed"] == 4
+def play_against(client, agent: str, seed: int, actions: int = 30) -> list[int]:
+    """A game of an AI Kennedy against a human Nixon who always takes the first option,
+    for about `actions` actions; the actions, as saved."""
+    game = start(client, seats={"kennedy": agent, "nixon": "human"}, seed=seed)
+    table = game["links"]["table"]
+    for _ in range(actions):
+        state = view(client, game, "table")
+        if state["ai_turn"]:
+            r = client.post(f"/api/games/{game['id']}/advance", json={"seat": table})
+        else:
+            r = act(client, game, "nixon", 0)
+        assert r.status_code == 200, r.text
+    saved = client.get(f"/api/games/{game['id']}/save", params={"seat": table}).json()
+    assert saved["format"] == FORMAT and saved["seed"] == seed
+    return saved["actions"]
+
+
+def replayed(seed: int, actions: list[int], agent) -> int:
+    """Replay `actions` from `seed`, checking each of Kennedy's is `agent`'s choice (a
+    function of the seed and the decision number); how many Kennedy took."""
     from hustings.dsl.loading import load_pack
     from hustings.interpreter.game import Game
 
-    replay = Game.new(load_pack(None, {}, []), seed=4)
-    for n, index in enumerate(saved["actions"]):
-        assert replay.current_player() == "nixon"
-        assert index == AGENTS["random"](ai_seed(4, n))(replay)
+    replay, mine = Game.new(load_pack(None, {}, []), seed=seed), 0
+    for n, index in enumerate(actions):
+        if replay.current_player() == "kennedy":
+            assert index == agent(ai_seed(seed, n))(replay)
+            mine += 1
+        else:
+            assert index == 0
         replay.apply_action(index)
-    assert replay.current_player() == "kennedy"
+    return mine
+
+
+def test_ai_moves_are_those_of_hustings_play(client):
+    actions = play_against(client, "random", seed=4)
+    assert replayed(4, actions, AGENTS["random"]) > 5
+
+
+def test_an_ai_seat_with_settings_plays_as_its_settings_say(client):
+    # once the web board played any agent given with settings ("greedy:breadth=2") as random
+    from hustings.tools.agents import make_agent
+
+    actions = play_against(client, "greedy:breadth=2", seed=4)
+    assert replayed(4, actions, lambda seed: make_agent("greedy:breadth=2", seed)) > 5
+    with pytest.raises(AssertionError):  # not the random agent's moves
+        replayed(4, actions, AGENTS["random"])
 
 
 def test_a_session_file_with_an_option_the_pack_lacks_is_refused(client):
@@ -317,3 +345,20 @@ def test_a_pack_whose_option_seats_a_player_offers_that_seat():
         assert college["map"] == "map.json" and len(college["places"]) == 51
         bad = c.post("/api/games", json={"seed": 3, "seats": {"whig": "random"}})
         assert bad.status_code == 400
+
+
+def test_the_rules_failing_on_an_ai_move_is_a_409_naming_the_content(tmp_path):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_cli_errors import bomb_pack
+
+    with TestClient(create_app(pack=bomb_pack(tmp_path))) as c:
+        game = c.post("/api/games", json={"seed": 1, "seats": {"ann": "greedy",
+                                                                "bob": "human"}}).json()
+        r = c.post(f"/api/games/{game['id']}/advance", json={"seat": game["links"]["table"]})
+        assert r.status_code == 409
+        error = r.json()["error"]
+        assert "rule error while the greedy agent weighed ann's options" in error
+        assert "cards.yaml:7:" in error and "ran past its bound" in error

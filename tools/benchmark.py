@@ -44,17 +44,22 @@ class Tally:
 
 
 def play_games(program: Program, seeds: list[int]) -> Tally:
+    from ..interpreter.errors import RuleError
     from ..interpreter.game import Game
     from .agents import random_agent
+    from .failures import InputError
 
     started, cpu = time.time(), time.process_time()
     decisions = 0
     for seed in seeds:
-        game = Game.new(program, seed=seed, safe=False)
-        agent = random_agent(seed)
-        while not game.is_terminal():
-            game.apply_action(agent(game))
-            decisions += 1
+        try:
+            game = Game.new(program, seed=seed, safe=False)
+            agent = random_agent(seed)
+            while not game.is_terminal():
+                game.apply_action(agent(game))
+                decisions += 1
+        except RuleError as e:  # the content's fault: said as such, with the game's seed
+            raise InputError(f"rule error in game {seed}: {e}") from None
     return Tally(len(seeds), decisions, time.process_time() - cpu, started, time.time())
 
 

@@ -274,7 +274,18 @@ def choose(session: Session, player: str) -> int:
 
             session.humans[player] = human_agent()
         return session.humans[player](game)
-    return make_agent(kind, ai_seed(session.seed, len(session.actions)))(game)
+    return weigh(make_agent(kind, ai_seed(session.seed, len(session.actions))), game,
+                 f"the {kind} agent weighed {player}'s options after {len(session.actions)} "
+                 "actions")
+
+
+def weigh(agent: Agent, game: Game, doing: str) -> int:
+    """The agent's choice. An agent tries options on copies of the game, so the rules
+    failing there fail in the real game too: the content's fault, not the agent's."""
+    try:
+        return agent(game)
+    except RuleError as e:
+        raise InputError(f"rule error while {doing}: {e}") from None
 
 
 # ---- the loop --------------------------------------------------------------------------

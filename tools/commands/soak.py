@@ -133,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
     }))
     if failures:
         first = min(failures, key=lambda o: o.seed)
-        extra = "".join(f" --option {o}" for o in args.option)
+        extra = f" --pack {args.pack}" if args.pack is not None else ""
+        extra += "".join(f" --option {o}" for o in args.option)
         extra += "".join(f" --mod {m}" for m in args.mods)
         print(f"reproduce: hustings soak --games 1 --seed {first.seed}{extra}  "
               f"(fails after action {first.action})", file=sys.stderr)

@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...interpreter.errors import RuleError
 from ...interpreter.game import Game
 from ...interpreter.program import Program
 from ..agents import make_agent
+from ..failures import InputError
+from ..play import weigh
 
 # Record keys that depend on the machine, not on the game: left out when comparing runs.
 TIMING_KEYS = ("think",)
@@ -69,17 +72,24 @@ def play_record(program: Program, seed: int, seats: dict[str, str]) -> dict[str,
     decisions = dict.fromkeys(program.players, 0)
     uses: list[list] = []
     game = Game.new(program, seed=seed, safe=False)
+    actions = 0
     while not game.is_terminal():
         player = game.current_player()
         start = time.perf_counter()
-        index = agents[player](game)
+        index = weigh(agents[player], game, f"the {seats[player]} agent weighed {player}'s "
+                      f"options in game {seed} after {actions} actions")
         think[player] += time.perf_counter() - start
         decisions[player] += 1
         label = game.legal_actions()[index]
         use = uses_table.labels.get(label)
         if use is not None:
             uses.append([use[0], use[1], player])
-        game.apply_action(index)
+        try:
+            game.apply_action(index)
+        except RuleError as e:
+            raise InputError(f"rule error in game {seed} after {actions} actions "
+                             f"({player}: {label}): {e}") from None
+        actions += 1
     return describe(game, seed, seats, uses, decisions, think)
 
 

@@ -337,7 +337,7 @@ async def act(request: Request) -> Response:
             session.apply(index)
         except InputError as e:
             raise ApiError(409, str(e)) from None
-        room.advance()
+        advance_ai(room)
         return JSONResponse(state_of(request.path_params["game"], room, token))
 
 
@@ -346,8 +346,17 @@ async def advance(request: Request) -> Response:
     token = seat_of((await body_of(request)).get("seat"))
     with room.lock:
         state_of(request.path_params["game"], room, token)
-        room.advance()
+        advance_ai(room)
         return JSONResponse(state_of(request.path_params["game"], room, token))
+
+
+def advance_ai(room: Room) -> None:
+    """Let the AI seats move; the rules failing on their move is the content's fault (409,
+    the game stays where it was before that move)."""
+    try:
+        room.advance()
+    except InputError as e:
+        raise ApiError(409, str(e)) from None
 
 
 async def undo(request: Request) -> Response:

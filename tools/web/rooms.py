@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor, TimeoutError
 from dataclasses import dataclass, field
 
 from ...interpreter.game import Game
-from ..agents import AGENTS
-from ..play import HUMAN, Session, ai_seed
+from ..agents import AGENTS, make_agent
+from ..play import HUMAN, Session, ai_seed, weigh
 
 MAX_GAMES = 64
 AI_MOVE_SECONDS = 5.0  # an agent still thinking then is replaced by the random agent
@@ -81,9 +81,9 @@ def ai_choice(session: Session) -> int:
     game = session.game
     kind = session.seats[game.current_player()]
     seed = ai_seed(session.seed, len(session.actions))
-    agent = AGENTS.get(kind, AGENTS["random"])
     copy = Game.load(session.program, game.save(), safe=True)
-    future = _pool.submit(agent(seed), copy)
+    doing = f"the {kind} agent weighed {game.current_player()}'s options"
+    future = _pool.submit(weigh, make_agent(kind, seed), copy, doing)
     try:
         index = future.result(timeout=AI_MOVE_SECONDS)
     except TimeoutError:
