@@ -362,3 +362,23 @@ def test_the_rules_failing_on_an_ai_move_is_a_409_naming_the_content(tmp_path):
         error = r.json()["error"]
         assert "rule error while the greedy agent weighed ann's options" in error
         assert "cards.yaml:7:" in error and "ran past its bound" in error
+
+
+def test_the_rules_failing_while_setting_up_a_game_is_a_409_naming_the_content(tmp_path):
+    # once a 500
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from minipack import RULES, make_pack
+    from test_cli_errors import BOMB
+
+    looping = RULES.replace("      for p in players:\n        deal 2",
+                            "      while true, at most 2 times:\n        say \"x\"\n"
+                            "      for p in players:\n        deal 2", 1)
+    pack = make_pack(tmp_path, BOMB, rules={"rules/10-game.yaml": looping})
+    with TestClient(create_app(pack=pack)) as c:
+        r = c.post("/api/games", json={"seed": 1, "seats": {"ann": "human", "bob": "human"}})
+        assert r.status_code == 409
+        assert r.json()["error"].startswith("the rules failed while setting up the game: ")
+        assert "10-game.yaml:4:" in r.json()["error"]

@@ -276,7 +276,11 @@ async def new_game(request: Request) -> Response:
         raise ApiError(400, f"options must map option names ({', '.join(declared)}) to "
                        "true or false")
     seats = text_map(data.get("seats"), "seats")
-    session = server.new_session(seed, options, seats, chosen_mods(server, data.get("mods")))
+    try:
+        session = server.new_session(seed, options, seats,
+                                     chosen_mods(server, data.get("mods")))
+    except InputError as e:  # the rules failed while setting up the game
+        raise ApiError(409, str(e)) from None
     return started(request, session)
 
 
