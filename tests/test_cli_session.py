@@ -8,6 +8,7 @@ with a decision taken back ends byte-identical to one played straight through.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,8 @@ import pytest
 from hustings.dsl.loading import load_pack
 from hustings.interpreter.game import Game
 from hustings.tools.cli import main
+
+sys.path.insert(0, str(Path(__file__).parent))
 
 SEED = "11"
 HUMAN = ["--seed", SEED, "--seat", "kennedy=human", "--quiet"]
@@ -176,3 +179,36 @@ def test_resume_seats_can_be_overridden(straight, tmp_path, monkeypatch, capsys)
     code, out, _ = play(monkeypatch, capsys, Script(["quit"]), "--resume", str(half),
                         "--quiet", "--seat", "kennedy=random")
     assert code == 0 and "left unfinished" not in out  # nobody was asked: kennedy is an AI
+
+
+def test_a_move_that_breaks_the_rules_is_refused_and_the_person_chooses_again(
+        monkeypatch, capsys, tmp_path):
+    # once it ended the game (exit 1) and the person's game was lost
+    from test_cli_errors import bomb_pack
+
+    pack = str(bomb_pack(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = play(monkeypatch, capsys, Script(["play Bomb", "pass"]), "--pack", pack,
+                        "--seed", "1", "--seat", "ann=human")
+    assert code == 0
+    assert "rule error after 0 actions (ann: play Bomb): " in out and "cards.yaml:7:" in out
+    assert "the game is as it was before that move: choose another" in out
+    assert "[ann] pass" in out  # the next answer was taken, and the game went on to its end
+    assert not list(tmp_path.glob("hustings-*.json"))
+
+
+def test_an_ai_move_that_breaks_the_rules_saves_the_persons_game_first(
+        monkeypatch, capsys, tmp_path):
+    from test_cli_errors import bomb_pack
+
+    pack = str(bomb_pack(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    args = ("--pack", pack, "--seed", "1", "--seat", "ann=greedy", "--seat", "bob=human")
+    code, _, err = play(monkeypatch, capsys, Script([]), *args)
+    assert code == 1
+    assert "rule error while the greedy agent weighed ann's options after 0 actions" in err
+    saved = tmp_path / "hustings-1.json"
+    assert f"the game before that move is saved in {saved.name}" in err
+    log = json.loads(saved.read_text())
+    assert log["seed"] == 1 and log["actions"] == []
+    assert log["seats"] == {"ann": "greedy", "bob": "human"}

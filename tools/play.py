@@ -394,12 +394,34 @@ def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
             return quit_session(session, default_save)
         except (KeyboardInterrupt, EOFError) as stop:
             return interrupted(session, default_save, stop)
-        label = session.apply(index)
+        except InputError as e:  # an AI seat met a rule error weighing its options
+            raise kept(session, default_save, e) from None
+        try:
+            label = session.apply(index)
+        except InputError as e:  # the move broke the rules: the game is as it was
+            if session.seats.get(player) != HUMAN:
+                raise kept(session, default_save, e) from None
+            print(f"  {e}\n  the game is as it was before that move: choose another "
+                  "(or save, undo, quit)")
+            continue
         if not quiet:
             print(f"  [{player}] {label}")
     if not quiet:
         session.narrate()
     return 0
+
+
+def kept(session: Session, path: Path, error: InputError) -> InputError:
+    """The rules failing on an AI's move stop the game: when a person plays in it, their
+    game so far (before that move) is saved first, and the error says where."""
+    if HUMAN not in session.seats.values():
+        return error
+    try:
+        session.save(path)
+    except OSError:
+        return error
+    return InputError(f"{error}\n  the game before that move is saved in {path} "
+                      f"(go on with: hustings play --resume {path})")
 
 
 def save_and_say(session: Session, path: Path) -> None:
