@@ -154,8 +154,8 @@ class GameState:
 _SINCE_REACTIONS = {"forced_rolls": list, "forced_picks": list, "reactions": list, "serial": int}
 
 
-NESTED = frozenset({list, dict})
-FLAT = NESTED.isdisjoint  # given the types of a value's items: none is a list or a table
+_NESTED = frozenset({list, dict})
+_FLAT = _NESTED.isdisjoint  # given the types of a value's items: none is a list or a table
 _VALUE = itemgetter(-1)
 
 
@@ -163,16 +163,16 @@ def copy_value(value: Any) -> Any:
     """An independent copy of a rules value (lists and tables copied, scalars shared).
 
     Most lists and tables hold only scalars: those are told apart by a scan that runs in
-    C (`FLAT`) and copied whole; the others item by item."""
+    C (`_FLAT`) and copied whole; the others item by item."""
     cls = value.__class__
     if cls is list:
-        if FLAT(map(type, value)):
+        if _FLAT(map(type, value)):
             return value.copy()
-        return [copy_value(v) if v.__class__ in NESTED else v for v in value]
+        return [copy_value(v) if v.__class__ in _NESTED else v for v in value]
     if cls is dict:
-        if FLAT(map(type, value.values())):
+        if _FLAT(map(type, value.values())):
             return value.copy()
-        return {k: copy_value(v) if v.__class__ in NESTED else v for k, v in value.items()}
+        return {k: copy_value(v) if v.__class__ in _NESTED else v for k, v in value.items()}
     return value
 
 
@@ -187,7 +187,7 @@ def copy_pending(pending: dict[str, Any] | None) -> dict[str, Any] | None:
         mine["options"] = list(options)
     payloads = mine.get("payloads")
     try:  # a payload is a list ending with its value: ["bind", var, value], ["branch", ...]
-        shared = payloads.__class__ is list and FLAT(map(type, map(_VALUE, payloads)))
+        shared = payloads.__class__ is list and _FLAT(map(type, map(_VALUE, payloads)))
     except (TypeError, IndexError, KeyError):  # a save's broken pending: copy it all
         shared = False
     if not shared:
