@@ -305,12 +305,7 @@ class Game:
                               "uses": r[5]} for r in self.state.reactions]
         zones = {}
         for key, cards in self.state.zones.items():
-            name, _, owner = key.partition(":")
-            spec = self.program.zones[name]
-            visible = not spec.ordered_secret and (
-                not spec.hidden or owner == player
-                or player in self.state.revealed.get(key, [])
-            )
+            visible = sees(self.program, self.state, player, key)
             zones[key] = list(cards) if visible else len(cards)
         data["zones"] = zones
         pending = self.state.pending
@@ -320,3 +315,12 @@ class Game:
             data["pending"] = {k: v for k, v in pending.items() if k != "payloads"}
             data["pending"].update(self.remarks())
         return data
+
+
+def sees(program: Program, state: GameState, player: str, key: str) -> bool:
+    """Whether `player` sees the cards of zone `key`: not a deck's order, nor another
+    player's hidden zone unless it was revealed to them."""
+    name, _, owner = key.partition(":")
+    spec = program.zones[name]
+    return not spec.ordered_secret and (
+        not spec.hidden or owner == player or player in state.revealed.get(key, ()))

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..interpreter.codegen import per_program
 from ..interpreter.errors import RuleError
-from ..interpreter.game import Game
+from ..interpreter.game import Game, sees
 from ..interpreter.program import Program
 from ..interpreter.rng import MASK
 from ..interpreter.state import GameState, clone
@@ -47,16 +47,8 @@ class Node:
 
 
 def unseen_zones(program: Program, state: GameState, player: str) -> list[str]:
-    """The zones whose cards `player` cannot see, in the state's order; as in
-    Game.observation."""
-    unseen = []
-    for key in state.zones:
-        name, _, owner = key.partition(":")
-        spec = program.zones[name]
-        if spec.ordered_secret or (spec.hidden and owner != player
-                                   and player not in state.revealed.get(key, [])):
-            unseen.append(key)
-    return unseen
+    """The zones whose cards `player` cannot see, in the state's order."""
+    return [key for key in state.zones if not sees(program, state, player, key)]
 
 
 def unseen_slots(program: Program, state: GameState, player: str) -> list[tuple[str, int]]:
