@@ -73,3 +73,26 @@ def test_the_command_writes_each_crash_and_fails(tmp_path: Path, monkeypatch, ca
     saved = sorted((tmp_path / "crashes").iterdir())
     assert len(saved) == 2 and "planted" in (saved[0] / "CRASH.txt").read_text()
     assert (saved[0] / "1960" / "pack.yaml").is_file()
+
+
+def test_a_mutants_game_is_judged_on_what_a_person_is_shown_too(monkeypatch):
+    # labels and remarks are made only when asked for; the fuzzer asks, as a person's
+    # board does, so a Python fault there is a crash and a rule error is the content's
+    from hustings.interpreter.errors import RuleError
+    from hustings.interpreter.game import Game
+    from hustings.tools.fuzzing import Mutant, judge
+
+    pack = builtin_pack("tic-tac-toe")
+    mutant = Mutant(0, "rules/10-game.yaml", "none", "")
+    assert judge(pack, mutant, 3).verdict == "clean"
+
+    def fails(error):
+        def remarks(self):
+            raise error
+        return remarks
+
+    monkeypatch.setattr(Game, "remarks", fails(TypeError("planted")))
+    outcome = judge(pack, mutant, 3)
+    assert outcome.verdict == "crash" and "planted" in outcome.detail
+    monkeypatch.setattr(Game, "remarks", fails(RuleError("planted", "x.yaml:1:1")))
+    assert judge(pack, mutant, 3).verdict == "rule-error"

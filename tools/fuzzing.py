@@ -224,6 +224,8 @@ def play(program, mutant: Mutant, seed: int) -> Outcome:
                 return Outcome(mutant, "crash", f"the rules left an impossible state: {problem}")
             if game.is_terminal():
                 break
+            game.legal_actions()  # what a person is shown: labels and remarks, made on
+            game.remarks()  # request, must work or be a rule error at a line, as play is
             game.apply_action(rng.randrange(game.num_actions()))
     except RuleError as e:
         return Outcome(mutant, "rule-error", str(e)[:200])
