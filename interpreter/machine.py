@@ -352,6 +352,8 @@ class Machine:
         return colour
 
     # ---- support -------------------------------------------------------
+    # A place's entry in a pool ([owner, n], or {player: n} in a stacking pool) is
+    # replaced, never changed in place: copies of the state share the entries (clone).
     def place(self, pool: str, who: str, where: str, n: int) -> None:
         """Gain n support. Exclusive pools: opposing pieces are removed first, one for one;
         stacking pools: the pieces join whatever is there."""
@@ -366,22 +368,21 @@ class Machine:
         here = held.get(where)
         if here is not None and here[0] != who:
             k = min(n, here[1])
-            here[1] -= k
             n -= k
             if pieces:
                 counters[pieces][here[0]] += k
-            if here[1] == 0:
+            if here[1] == k:
                 del held[where]
                 here = None
+            else:
+                held[where] = here = [here[0], here[1] - k]
         if n > 0:
             if pieces:
                 counters[pieces][who] -= n
-            if here is None:
-                held[where] = [who, n]
-            else:
-                here[1] += n
-                if too_big(here[1]):
-                    raise RuleError(f"support at {where} would pass the 64-bit limit")
+            total = n if here is None else here[1] + n
+            if too_big(total):
+                raise RuleError(f"support at {where} would pass the 64-bit limit")
+            held[where] = [who, total]
             if pieces and too_big(counters[pieces][who]):
                 raise RuleError(f"{pieces} of {who} would pass the 64-bit limit")
 
@@ -397,10 +398,9 @@ class Machine:
             if too_big(counters[who] - n):
                 raise RuleError(f"{pieces} of {who} would pass the 64-bit limit")
             counters[who] -= n
-        if here is None:
-            held[where] = {who: total}
-        else:
-            here[who] = total
+        mine = {} if here is None else dict(here)
+        mine[who] = total
+        held[where] = mine
 
     def remove(self, pool: str, who: str, where: str, n: int) -> int:
         """Lose up to n support; never more than is there. Returns how many went."""
@@ -411,12 +411,13 @@ class Machine:
         if here is None or here[0] != who or n <= 0:
             return 0
         k = min(n, here[1])
-        here[1] -= k
         pieces = self.p.pools[pool].pieces
         if pieces:
             self.s.counters[pieces][who] += k
-        if here[1] == 0:
+        if here[1] == k:
             del held[where]
+        else:
+            held[where] = [who, here[1] - k]
         return k
 
     def _unstack(self, pool: str, who: str, where: str, n: int) -> int:
@@ -426,12 +427,15 @@ class Machine:
         if have <= 0 or n <= 0:
             return 0
         k = min(n, have)
+        mine = dict(here)
         if k == have:
-            del here[who]
-            if not here:
-                del held[where]
+            del mine[who]
         else:
-            here[who] = have - k
+            mine[who] = have - k
+        if mine:
+            held[where] = mine
+        else:
+            del held[where]
         pieces = self.p.pools[pool].pieces
         if pieces:
             self.s.counters[pieces][who] += k

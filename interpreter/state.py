@@ -207,7 +207,7 @@ def clone(state: GameState) -> GameState:
     s.rng = state.rng
     s.vars = copy_value(state.vars)
     s.counters = {k: dict(v) for k, v in state.counters.items()}
-    s.pools = {k: {loc: h.copy() for loc, h in v.items()} for k, v in state.pools.items()}
+    s.pools = {k: dict(v) for k, v in state.pools.items()}  # entries are replaced, not changed
     s.tokens = dict(state.tokens)
     s.bag = dict(state.bag)
     s.zones = {k: list(v) for k, v in state.zones.items()}

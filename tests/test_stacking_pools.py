@@ -382,3 +382,22 @@ def test_random_places_and_removals_match_a_simple_model(game):
         model = {t: here for t, here in model.items() if here}
         assert s.pools["voters"] == model
         assert first_violation(game.program, s) is None
+
+
+def test_a_copy_shares_the_entries_but_never_the_changes(game):
+    # copies of a state share each place's support entry (it is replaced, never changed in
+    # place), so placing or removing in one leaves every other copy as it was
+    from hustings.interpreter.state import clone
+
+    before = json.loads(json.dumps(game.state.pools))
+    changes = [("place", "voters", "ann", "south", 2), ("place", "voters", "cy", "north", 1),
+               ("remove", "voters", "bob", "south", 1), ("remove", "voters", "ann", "north", 1),
+               ("place", "seats", "ann", "hall", 1), ("place", "seats", "ann", "mill", 2),
+               ("remove", "seats", "ann", "mill", 1), ("remove", "seats", "bob", "hall", 1)]
+    for change in changes:
+        copy = Game(game.program, clone(game.state), safe=False)
+        assert copy.state.pools == before
+        kind, *args = change
+        getattr(copy.machine, kind)(*args)
+        assert copy.state.pools != before, change
+        assert game.state.pools == before, change
