@@ -382,3 +382,19 @@ def test_the_rules_failing_while_setting_up_a_game_is_a_409_naming_the_content(t
         assert r.status_code == 409
         assert r.json()["error"].startswith("the rules failed while setting up the game: ")
         assert "10-game.yaml:4:" in r.json()["error"]
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=1000000", "ismcts:seconds=3600",
+                                  "ismcts:depth=100", "greedy:breadth=5000"])
+def test_an_agent_asked_for_more_than_a_move_allows_is_refused(client, spec):
+    # a move has AI_MOVE_SECONDS; a search past it would be replaced, but go on working
+    r = client.post("/api/games", json={"seed": 4, "seats": {"kennedy": "human", "nixon": spec}})
+    assert r.status_code == 400
+    assert "on the web board" in r.json()["error"] and spec in r.json()["error"]
+    game = start(client, seats={"kennedy": "human", "nixon": "ismcts:iterations=40"})
+    text = client.get(f"/api/games/{game['id']}/save",
+                      params={"seat": game["links"]["kennedy"]}).text
+    data = json.loads(text)
+    data["seats"]["nixon"] = spec  # nor from a session file
+    r = client.post("/api/load", json={"log": json.dumps(data)})
+    assert r.status_code == 400 and "on the web board" in r.json()["error"]

@@ -32,9 +32,10 @@ from starlette.staticfiles import StaticFiles
 from ...dsl.loading import builtin_pack, load_pack
 from ...interpreter.program import Program
 from .. import play
+from ..agents import parse_agent
 from ..failures import InputError, UsageError
 from .board import board_for, decision
-from .rooms import TABLE, NotYours, Room, Rooms
+from .rooms import AI_MOVE_SECONDS, TABLE, NotYours, Room, Rooms
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 2_000_000
@@ -129,7 +130,7 @@ class Server:
         for player, kind in seats.items():
             if player not in program.players:
                 raise ApiError(400, f"no seat {player!r}; seats: {', '.join(program.players)}")
-            problem = play.agent_problem(kind)
+            problem = play.agent_problem(kind) or beyond_a_move(kind)
             if problem:
                 raise ApiError(400, f"agent {kind!r}: {problem}")
         first = program.players[0]
@@ -165,6 +166,27 @@ class Server:
 
 
 # ---- helpers --------------------------------------------------------------------
+# An agent's settings a page may ask for: a move must fit the server's time for it (a
+# search past it is replaced by the random agent, but its thread would go on working).
+WEB_AGENT_LIMITS = {"iterations": 5_000, "depth": 20, "seconds": AI_MOVE_SECONDS,
+                    "breadth": 500}
+
+
+def beyond_a_move(spec: str) -> str | None:
+    """Why an agent's settings are more than the web board gives a move, or None (its
+    name and settings are checked already: play.agent_problem)."""
+    if spec == play.HUMAN:
+        return None
+    _, settings = parse_agent(spec)
+    for key, value in settings.items():
+        limit = WEB_AGENT_LIMITS.get(key)
+        if limit is not None and value > limit:
+            return (f"{key} is at most {limit:,g} on the web board (a move has "
+                    f"{AI_MOVE_SECONDS:g} s); `hustings play` takes more")
+    return None
+
+
+
 async def body_of(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > MAX_BODY:
