@@ -397,3 +397,31 @@ def test_soak_says_how_to_reproduce_with_the_pack_it_soaked(capsys, tmp_path):
     code, _, err = run(capsys, "soak", "--games", "2", "--pack", str(pack))
     assert code == 1
     assert f"reproduce: hustings soak --games 1 --seed 1 --pack {pack}" in err
+
+
+def unlabelled_pack(root: Path) -> Path:
+    """A pack that checks clean but whose `pass` option's label names a card that is not
+    there: the rules fail when the options are shown (labels are made on request)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from minipack import RULES, make_pack
+
+    rules = RULES.replace('"pass":\n', '"pass {title of (round + 90)}":\n')
+    assert rules != RULES
+    return make_pack(root, BOMB, rules={"rules/10-game.yaml": rules})
+
+
+@pytest.mark.parametrize("command, said", [
+    (["play", "--seed", "1", "--quiet"], "rule error while making ann's options after 0 actions: "),
+    (["simulate", "--games", "2", "--seat", "ann=random", "--seat", "bob=random"],
+     "rule error while making ann's options in game 1 after 0 actions: "),
+])
+def test_rules_failing_while_making_the_options_are_the_contents_fault(
+        capsys, tmp_path, monkeypatch, command, said):
+    pack = unlabelled_pack(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    extra = ["--out", str(tmp_path / "games.jsonl")] if command[0] == "simulate" else []
+    code, _, err = run(capsys, *command, "--pack", str(pack), *extra)
+    line = err.strip().splitlines()[-1]
+    assert code == 1 and "internal error" not in err, err
+    assert line.startswith("hustings: " + said), line
+    assert "10-game.yaml:16:" in line

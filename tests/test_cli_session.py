@@ -212,3 +212,16 @@ def test_an_ai_move_that_breaks_the_rules_saves_the_persons_game_first(
     log = json.loads(saved.read_text())
     assert log["seed"] == 1 and log["actions"] == []
     assert log["seats"] == {"ann": "greedy", "bob": "human"}
+
+
+def test_options_the_rules_cannot_make_for_a_person_save_the_game_first(
+        monkeypatch, capsys, tmp_path):
+    from test_cli_errors import unlabelled_pack
+
+    pack = str(unlabelled_pack(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    code, _, err = play(monkeypatch, capsys, Script([]), "--pack", pack, "--seed", "1",
+                        "--seat", "ann=human")
+    assert code == 1 and "internal error" not in err
+    assert "rule error while making ann's options after 0 actions" in err
+    assert (tmp_path / "hustings-1.json").is_file()

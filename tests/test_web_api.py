@@ -398,3 +398,19 @@ def test_an_agent_asked_for_more_than_a_move_allows_is_refused(client, spec):
     data["seats"]["nixon"] = spec  # nor from a session file
     r = client.post("/api/load", json={"log": json.dumps(data)})
     assert r.status_code == 400 and "on the web board" in r.json()["error"]
+
+
+def test_the_rules_failing_while_making_the_options_is_a_409(tmp_path):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_cli_errors import unlabelled_pack
+
+    with TestClient(create_app(pack=unlabelled_pack(tmp_path))) as c:
+        game = c.post("/api/games", json={"seed": 1, "seats": {"ann": "human",
+                                                                "bob": "human"}}).json()
+        r = c.get(f"/api/games/{game['id']}", params={"seat": game["links"]["ann"]})
+        assert r.status_code == 409
+        assert r.json()["error"].startswith("rule error while making the options to show: ")
+        assert "10-game.yaml:16:" in r.json()["error"]

@@ -194,7 +194,8 @@ class Session:
     def apply(self, index: int) -> str:
         """Apply a legal action by index; return its label."""
         game = self.game
-        player, label = game.current_player(), game.legal_actions()[index]
+        player = game.current_player()
+        label = options_of(game, f"after {len(self.actions)} actions")[index]
         try:
             game.apply_action(index)
         except RuleError as e:
@@ -212,7 +213,7 @@ class Session:
             if game.is_terminal():
                 raise InputError(f"{source}: the game ends after action {n - 1} but the log "
                                  f"has {total} actions")
-            legal = game.legal_actions()
+            legal = options_of(game, f"after {n - 1} actions of {source}")
             if isinstance(action, int):
                 if not 0 <= action < len(legal):
                     raise InputError(f"{source}: action {n} is {action} but only {len(legal)} "
@@ -273,10 +274,21 @@ def choose(session: Session, player: str) -> int:
             from .terminal.human import human_agent  # rich is imported only for a human
 
             session.humans[player] = human_agent()
-        return session.humans[player](game)
+        return weigh(session.humans[player], game,
+                     f"making {player}'s options after {len(session.actions)} actions")
     return weigh(make_agent(kind, ai_seed(session.seed, len(session.actions))), game,
                  f"the {kind} agent weighed {player}'s options after {len(session.actions)} "
                  "actions")
+
+
+def options_of(game: Game, when: str) -> list[str]:
+    """The labels of the pending decision; the rules failing while making them (they are
+    made on request) is the content's fault."""
+    try:
+        return game.legal_actions()
+    except RuleError as e:
+        raise InputError(f"rule error while making {game.current_player()}'s options "
+                         f"{when}: {e}") from None
 
 
 def weigh(agent: Agent, game: Game, doing: str) -> int:

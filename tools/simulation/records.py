@@ -20,7 +20,7 @@ from ...interpreter.game import Game
 from ...interpreter.program import Program
 from ..agents import make_agent
 from ..failures import InputError
-from ..play import weigh
+from ..play import options_of, weigh
 
 # Record keys that depend on the machine, not on the game: left out when comparing runs.
 TIMING_KEYS = ("think",)
@@ -80,7 +80,7 @@ def play_record(program: Program, seed: int, seats: dict[str, str]) -> dict[str,
                       f"options in game {seed} after {actions} actions")
         think[player] += time.perf_counter() - start
         decisions[player] += 1
-        label = game.legal_actions()[index]
+        label = options_of(game, f"in game {seed} after {actions} actions")[index]
         use = uses_table.labels.get(label)
         if use is not None:
             uses.append([use[0], use[1], player])

@@ -30,6 +30,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ...dsl.loading import builtin_pack, load_pack
+from ...interpreter.errors import RuleError
 from ...interpreter.program import Program
 from .. import play
 from ..agents import parse_agent
@@ -239,6 +240,10 @@ def state_of(game_id: str, room: Room, token: str) -> dict[str, Any]:
     mine = room.may_act(token)
     pending = game.state.pending
     seat = room.tokens[token]
+    try:  # labels and remarks are made on request: the rules may fail making them
+        board, shown = board_for(game, viewer), decision(game) if mine else None
+    except RuleError as e:
+        raise ApiError(409, f"rule error while making the options to show: {e}") from None
     return {
         "id": game_id,
         "viewer": viewer,
@@ -250,10 +255,10 @@ def state_of(game_id: str, room: Room, token: str) -> dict[str, Any]:
         "ai_turn": room.ai_turn(),
         "can_undo": any(p == viewer or (seat == TABLE and session.seats[p] == play.HUMAN)
                         for p in session.deciders),
-        "board": board_for(game, viewer),
+        "board": board,
         "waiting": {"player": pending["player"], "prompt": pending["prompt"]}
         if pending and not mine else None,
-        "decision": decision(game) if mine else None,
+        "decision": shown,
     }
 
 
