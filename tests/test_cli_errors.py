@@ -425,3 +425,35 @@ def test_rules_failing_while_making_the_options_are_the_contents_fault(
     assert code == 1 and "internal error" not in err, err
     assert line.startswith("hustings: " + said), line
     assert "10-game.yaml:16:" in line
+
+
+def looping_setup_pack(root: Path) -> Path:
+    """A pack that checks clean but whose rules fail while setting up a game."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from minipack import RULES, make_pack
+
+    rules = RULES.replace("      for p in players:\n        deal 2",
+                          "      while true, at most 2 times:\n        say \"x\"\n"
+                          "      for p in players:\n        deal 2", 1)
+    assert rules != RULES
+    return make_pack(root, BOMB, rules={"rules/10-game.yaml": rules})
+
+
+@pytest.mark.parametrize("make, command, said", [
+    (looping_setup_pack, ["simulate", "--games", "2", "--seat", "ann=random",
+                          "--seat", "bob=random"], "rule error setting up game 1: "),
+    (looping_setup_pack, ["fuzz-saves", "--saves", "3"],
+     "rule error in the pack's own game 1, before any save is corrupted: "),
+    (bomb_pack, ["fuzz-saves", "--saves", "3"],
+     "rule error in the pack's own game 1, before any save is corrupted: "),
+])
+def test_more_commands_say_the_rules_failing_is_the_contents_fault(
+        capsys, tmp_path, monkeypatch, make, command, said):
+    pack = make(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    extra = ["--out", str(tmp_path / "games.jsonl")] if command[0] == "simulate" else []
+    code, _, err = run(capsys, *command, "--pack", str(pack), *extra)
+    line = err.strip().splitlines()[-1]
+    assert code == 1 and "internal error" not in err, err
+    assert line.startswith("hustings: " + said), line
+    assert "ran past its bound" in line

@@ -370,13 +370,9 @@ def test_the_rules_failing_while_setting_up_a_game_is_a_409_naming_the_content(t
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from minipack import RULES, make_pack
-    from test_cli_errors import BOMB
+    from test_cli_errors import looping_setup_pack
 
-    looping = RULES.replace("      for p in players:\n        deal 2",
-                            "      while true, at most 2 times:\n        say \"x\"\n"
-                            "      for p in players:\n        deal 2", 1)
-    pack = make_pack(tmp_path, BOMB, rules={"rules/10-game.yaml": looping})
+    pack = looping_setup_pack(tmp_path)
     with TestClient(create_app(pack=pack)) as c:
         r = c.post("/api/games", json={"seed": 1, "seats": {"ann": "human", "bob": "human"}})
         assert r.status_code == 409

@@ -145,16 +145,24 @@ def _contains(outer: tuple, inner: tuple) -> bool:
 
 
 def saves_of_game(program, seed: int, every: int) -> list[str]:
+    """Saves along a random game of the pack, every `every` actions; the pack's own game
+    failing is the content's fault (there is nothing to corrupt yet)."""
+    from ...interpreter.errors import RuleError
     from ...interpreter.game import Game
+    from ..failures import InputError
 
-    game = Game.new(program, seed=seed, safe=False)
-    agent = random.Random(seed)
-    out = [game.save()]
-    while not game.is_terminal():
-        game.apply_action(agent.randrange(game.num_actions()))
-        if len(game.state.history) % every == 0:
-            out.append(game.save())
-    out.append(game.save())
+    try:
+        game = Game.new(program, seed=seed, safe=False)
+        agent = random.Random(seed)
+        out = [game.save()]
+        while not game.is_terminal():
+            game.apply_action(agent.randrange(game.num_actions()))
+            if len(game.state.history) % every == 0:
+                out.append(game.save())
+        out.append(game.save())
+    except RuleError as e:
+        raise InputError(f"rule error in the pack's own game {seed}, before any save is "
+                         f"corrupted: {e}") from None
     return out
 
 

@@ -71,7 +71,10 @@ def play_record(program: Program, seed: int, seats: dict[str, str]) -> dict[str,
     think = dict.fromkeys(program.players, 0.0)
     decisions = dict.fromkeys(program.players, 0)
     uses: list[list] = []
-    game = Game.new(program, seed=seed, safe=False)
+    try:
+        game = Game.new(program, seed=seed, safe=False)
+    except RuleError as e:
+        raise InputError(f"rule error setting up game {seed}: {e}") from None
     actions = 0
     while not game.is_terminal():
         player = game.current_player()
