@@ -266,3 +266,24 @@ def test_the_new_game_dialog_shows_only_boxes_with_something_in_them(server, bro
     assert boxes(server[0]) == {"options": True, "mods": False}
     with serve(create_app(builtin_pack("tic-tac-toe"))) as base:
         assert boxes(base) == {"options": False, "mods": False}
+
+
+def test_an_ai_move_the_rules_cannot_make_is_shown_and_not_asked_again(browser, tmp_path):
+    """A card whose event breaks the rules, weighed by a greedy AI: the page shows the
+    error with the content's position, once; it does not keep asking the server."""
+    from test_cli_errors import bomb_pack  # the tests folder is on the import path
+
+    app = create_app(bomb_pack(tmp_path))
+    with serve(app) as base:
+        game = new_game(app, {"ann": "greedy", "bob": "human"}, seed=1)
+        page = browser.new_page()
+        asked = []
+        page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/advance") else 0)
+        page.goto(seat_url(base, game, "bob"))
+        page.wait_for_function("document.getElementById('error').textContent !== ''",
+                               timeout=30_000)
+        error = page.locator("#error").inner_text()
+        assert "rule error while the greedy agent weighed ann's options" in error
+        assert "cards.yaml:7:" in error
+        page.wait_for_timeout(1000)
+        assert len(asked) == 1, asked

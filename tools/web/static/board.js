@@ -53,6 +53,7 @@ async function post(action, body = {}) {
   if (ui.busy) return;
   ui.busy = true;
   document.body.classList.add("busy");
+  let ok = false;
   try {
     showError("");
     const started = performance.now();
@@ -61,13 +62,16 @@ async function post(action, body = {}) {
     window.lastActionMs = performance.now() - started;
     ui.filter = ""; ui.place = null;
     show(state);
+    ok = true;
   } catch (e) {
     showError(e.message);
   } finally {
     ui.busy = false;
     document.body.classList.remove("busy");
   }
-  if (ui.state && ui.state.ai_turn) setTimeout(() => post("advance"), 30);
+  // the AI moves on while it can; after an error (the rules failing on its move, say) the
+  // page does not ask again by itself: asking again would fail the same way
+  if (ok && ui.state && ui.state.ai_turn) setTimeout(() => post("advance"), 30);
 }
 
 function choose(index) { post("act", { index, at: ui.state.actions }); }
