@@ -360,28 +360,67 @@ BOMB = """\
 """
 
 
+def mini_pack(root: Path, rules: tuple[str, str] | None = None) -> Path:
+    """The mini pack with the Bomb (card 6, which ann holds from the start: its event
+    breaks the rules), and one change (old, new) to its rules."""
+    from minipack import RULES, make_pack  # the tests folder is on the import path
+
+    if rules is None:
+        return make_pack(root, BOMB)
+    changed = RULES.replace(*rules, 1)
+    assert changed != RULES
+    return make_pack(root, BOMB, rules={"rules/10-game.yaml": changed})
+
+
 def bomb_pack(root: Path) -> Path:
-    """A pack that checks clean but whose card 6, Bomb, breaks the rules when played: ann
-    holds it from the start."""
-    sys.path.insert(0, str(Path(__file__).parent))
-    from minipack import make_pack
-
-    return make_pack(root, BOMB)
+    """Checks clean; playing the Bomb breaks the rules (cards.yaml:7)."""
+    return mini_pack(root)
 
 
-@pytest.mark.parametrize("command, said", [
-    (["bench", "--games", "3"], "rule error in game 1: "),
-    (["play", "--seed", "1", "--quiet", "--seat", "ann=greedy"],
-     "rule error while the greedy agent weighed ann's options after 0 actions: "),
-    (["simulate", "--games", "3", "--seat", "ann=random", "--seat", "bob=random"],
-     "rule error in game 1 after 0 actions (ann: play Bomb): "),
-    (["simulate", "--games", "3", "--seat", "ann=greedy", "--seat", "bob=random"],
-     "rule error while the greedy agent weighed ann's options in game 1 after 0 actions: "),
-])
+def unlabelled_pack(root: Path) -> Path:
+    """Checks clean; the `pass` option's label names a card that is not there, so the
+    rules fail when the options are shown (labels are made on request; 10-game.yaml:16)."""
+    return mini_pack(root, ('"pass":\n', '"pass {title of (round + 90)}":\n'))
+
+
+def looping_setup_pack(root: Path) -> Path:
+    """Checks clean; the rules fail while setting up a game (10-game.yaml:4)."""
+    return mini_pack(root, ("      for p in players:\n        deal 2",
+                            '      while true, at most 2 times:\n        say "x"\n'
+                            "      for p in players:\n        deal 2"))
+
+
+AI = ["--seat", "ann=greedy", "--seat", "bob=random"]
+RANDOM = ["--seat", "ann=random", "--seat", "bob=random"]
+BROKEN = [  # (pack, command, how the last line starts, where the rules failed)
+    (bomb_pack, ["bench", "--games", "3"], "rule error in game 1: ", "cards.yaml:7:"),
+    (bomb_pack, ["play", "--seed", "1", "--quiet", "--seat", "ann=greedy"],
+     "rule error while the greedy agent weighed ann's options after 0 actions: ",
+     "cards.yaml:7:"),
+    (bomb_pack, ["simulate", "--games", "3", *RANDOM],
+     "rule error in game 1 after 0 actions (ann: play Bomb): ", "cards.yaml:7:"),
+    (bomb_pack, ["simulate", "--games", "3", *AI],
+     "rule error while the greedy agent weighed ann's options in game 1 after 0 actions: ",
+     "cards.yaml:7:"),
+    (bomb_pack, ["fuzz-saves", "--saves", "3"],
+     "rule error in the pack's own game 1, before any save is corrupted: ", "cards.yaml:7:"),
+    (unlabelled_pack, ["play", "--seed", "1", "--quiet"],
+     "rule error while making ann's options after 0 actions: ", "10-game.yaml:16:"),
+    (unlabelled_pack, ["simulate", "--games", "2", *RANDOM],
+     "rule error while making ann's options in game 1 after 0 actions: ", "10-game.yaml:16:"),
+    (looping_setup_pack, ["simulate", "--games", "2", *RANDOM],
+     "rule error setting up game 1: ", "10-game.yaml:4:"),
+    (looping_setup_pack, ["fuzz-saves", "--saves", "3"],
+     "rule error in the pack's own game 1, before any save is corrupted: ",
+     "10-game.yaml:4:"),
+]
+
+
+@pytest.mark.parametrize("make, command, said, where", BROKEN)
 def test_rules_failing_in_play_are_the_contents_fault_with_its_position(
-        capsys, tmp_path, monkeypatch, command, said):
-    # once an internal error (exit 3) from bench, simulate and an AI seat of play
-    pack = bomb_pack(tmp_path)
+        capsys, tmp_path, monkeypatch, make, command, said, where):
+    # once an internal error (exit 3) from each of these
+    pack = make(tmp_path)
     monkeypatch.chdir(tmp_path)
     extra = ["--out", str(tmp_path / "games.jsonl")] if command[0] == "simulate" else []
     code, _, err = run(capsys, *command, "--pack", str(pack), *extra)
@@ -389,7 +428,7 @@ def test_rules_failing_in_play_are_the_contents_fault_with_its_position(
     assert code == 1, err
     assert "Traceback" not in err and "internal error" not in err
     assert line.startswith("hustings: " + said), line
-    assert "cards.yaml:7:" in line and "a while loop ran past its bound" in line
+    assert where in line
 
 
 def test_soak_says_how_to_reproduce_with_the_pack_it_soaked(capsys, tmp_path):
@@ -397,63 +436,3 @@ def test_soak_says_how_to_reproduce_with_the_pack_it_soaked(capsys, tmp_path):
     code, _, err = run(capsys, "soak", "--games", "2", "--pack", str(pack))
     assert code == 1
     assert f"reproduce: hustings soak --games 1 --seed 1 --pack {pack}" in err
-
-
-def unlabelled_pack(root: Path) -> Path:
-    """A pack that checks clean but whose `pass` option's label names a card that is not
-    there: the rules fail when the options are shown (labels are made on request)."""
-    sys.path.insert(0, str(Path(__file__).parent))
-    from minipack import RULES, make_pack
-
-    rules = RULES.replace('"pass":\n', '"pass {title of (round + 90)}":\n')
-    assert rules != RULES
-    return make_pack(root, BOMB, rules={"rules/10-game.yaml": rules})
-
-
-@pytest.mark.parametrize("command, said", [
-    (["play", "--seed", "1", "--quiet"], "rule error while making ann's options after 0 actions: "),
-    (["simulate", "--games", "2", "--seat", "ann=random", "--seat", "bob=random"],
-     "rule error while making ann's options in game 1 after 0 actions: "),
-])
-def test_rules_failing_while_making_the_options_are_the_contents_fault(
-        capsys, tmp_path, monkeypatch, command, said):
-    pack = unlabelled_pack(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    extra = ["--out", str(tmp_path / "games.jsonl")] if command[0] == "simulate" else []
-    code, _, err = run(capsys, *command, "--pack", str(pack), *extra)
-    line = err.strip().splitlines()[-1]
-    assert code == 1 and "internal error" not in err, err
-    assert line.startswith("hustings: " + said), line
-    assert "10-game.yaml:16:" in line
-
-
-def looping_setup_pack(root: Path) -> Path:
-    """A pack that checks clean but whose rules fail while setting up a game."""
-    sys.path.insert(0, str(Path(__file__).parent))
-    from minipack import RULES, make_pack
-
-    rules = RULES.replace("      for p in players:\n        deal 2",
-                          "      while true, at most 2 times:\n        say \"x\"\n"
-                          "      for p in players:\n        deal 2", 1)
-    assert rules != RULES
-    return make_pack(root, BOMB, rules={"rules/10-game.yaml": rules})
-
-
-@pytest.mark.parametrize("make, command, said", [
-    (looping_setup_pack, ["simulate", "--games", "2", "--seat", "ann=random",
-                          "--seat", "bob=random"], "rule error setting up game 1: "),
-    (looping_setup_pack, ["fuzz-saves", "--saves", "3"],
-     "rule error in the pack's own game 1, before any save is corrupted: "),
-    (bomb_pack, ["fuzz-saves", "--saves", "3"],
-     "rule error in the pack's own game 1, before any save is corrupted: "),
-])
-def test_more_commands_say_the_rules_failing_is_the_contents_fault(
-        capsys, tmp_path, monkeypatch, make, command, said):
-    pack = make(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    extra = ["--out", str(tmp_path / "games.jsonl")] if command[0] == "simulate" else []
-    code, _, err = run(capsys, *command, "--pack", str(pack), *extra)
-    line = err.strip().splitlines()[-1]
-    assert code == 1 and "internal error" not in err, err
-    assert line.startswith("hustings: " + said), line
-    assert "ran past its bound" in line

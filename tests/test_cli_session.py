@@ -8,7 +8,6 @@ with a decision taken back ends byte-identical to one played straight through.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,8 +16,6 @@ import pytest
 from hustings.dsl.loading import load_pack
 from hustings.interpreter.game import Game
 from hustings.tools.cli import main
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 SEED = "11"
 HUMAN = ["--seed", SEED, "--seat", "kennedy=human", "--quiet"]

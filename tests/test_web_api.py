@@ -347,37 +347,33 @@ def test_a_pack_whose_option_seats_a_player_offers_that_seat():
         assert bad.status_code == 400
 
 
-def test_the_rules_failing_on_an_ai_move_is_a_409_naming_the_content(tmp_path):
-    import sys
-    from pathlib import Path
+BROKEN = [  # (pack of test_cli_errors, seats, what is asked, how the error starts, where)
+    ("bomb_pack", {"ann": "greedy", "bob": "human"}, "advance",
+     "rule error while the greedy agent weighed ann's options", "cards.yaml:7:"),
+    ("looping_setup_pack", {"ann": "human", "bob": "human"}, "new game",
+     "the rules failed while setting up the game: ", "10-game.yaml:4:"),
+    ("unlabelled_pack", {"ann": "human", "bob": "human"}, "view",
+     "rule error while making the options to show: ", "10-game.yaml:16:"),
+]
 
-    sys.path.insert(0, str(Path(__file__).parent))
-    from test_cli_errors import bomb_pack
 
-    with TestClient(create_app(pack=bomb_pack(tmp_path))) as c:
-        game = c.post("/api/games", json={"seed": 1, "seats": {"ann": "greedy",
-                                                                "bob": "human"}}).json()
-        r = c.post(f"/api/games/{game['id']}/advance", json={"seat": game["links"]["table"]})
+@pytest.mark.parametrize("maker, seats, ask, said, where", BROKEN)
+def test_the_rules_failing_is_a_409_naming_the_content(tmp_path, maker, seats, ask, said,
+                                                        where):
+    # once a 500 for each
+    import test_cli_errors  # the tests folder is on the import path
+
+    with TestClient(create_app(pack=getattr(test_cli_errors, maker)(tmp_path))) as c:
+        r = c.post("/api/games", json={"seed": 1, "seats": seats})
+        if ask == "advance":
+            game = r.json()
+            r = c.post(f"/api/games/{game['id']}/advance",
+                       json={"seat": game["links"]["table"]})
+        elif ask == "view":
+            game = r.json()
+            r = c.get(f"/api/games/{game['id']}", params={"seat": game["links"]["ann"]})
         assert r.status_code == 409
-        error = r.json()["error"]
-        assert "rule error while the greedy agent weighed ann's options" in error
-        assert "cards.yaml:7:" in error and "ran past its bound" in error
-
-
-def test_the_rules_failing_while_setting_up_a_game_is_a_409_naming_the_content(tmp_path):
-    # once a 500
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).parent))
-    from test_cli_errors import looping_setup_pack
-
-    pack = looping_setup_pack(tmp_path)
-    with TestClient(create_app(pack=pack)) as c:
-        r = c.post("/api/games", json={"seed": 1, "seats": {"ann": "human", "bob": "human"}})
-        assert r.status_code == 409
-        assert r.json()["error"].startswith("the rules failed while setting up the game: ")
-        assert "10-game.yaml:4:" in r.json()["error"]
+        assert r.json()["error"].startswith(said) and where in r.json()["error"]
 
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=1000000", "ismcts:seconds=3600",
@@ -394,19 +390,3 @@ def test_an_agent_asked_for_more_than_a_move_allows_is_refused(client, spec):
     data["seats"]["nixon"] = spec  # nor from a session file
     r = client.post("/api/load", json={"log": json.dumps(data)})
     assert r.status_code == 400 and "on the web board" in r.json()["error"]
-
-
-def test_the_rules_failing_while_making_the_options_is_a_409(tmp_path):
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).parent))
-    from test_cli_errors import unlabelled_pack
-
-    with TestClient(create_app(pack=unlabelled_pack(tmp_path))) as c:
-        game = c.post("/api/games", json={"seed": 1, "seats": {"ann": "human",
-                                                                "bob": "human"}}).json()
-        r = c.get(f"/api/games/{game['id']}", params={"seat": game["links"]["ann"]})
-        assert r.status_code == 409
-        assert r.json()["error"].startswith("rule error while making the options to show: ")
-        assert "10-game.yaml:16:" in r.json()["error"]
