@@ -15,7 +15,7 @@ from typing import Any
 from lark import Token, Tree
 
 from ..interpreter.budget import MAX_DIGITS
-from ..interpreter.builtins import ARITY, LIST_ARGUMENTS
+from ..interpreter.builtins import ARITY, LIST_ARGUMENTS, POOL_ARGUMENTS
 from .diagnostics import Report, Source, did_you_mean
 from .parser import DslSyntaxError, parse
 from .typecheck import TypeChecks, rebound_names, text_of, want
@@ -859,7 +859,22 @@ class _Unit(TypeChecks):
         k = LIST_ARGUMENTS.get(n)
         if k is not None and k < len(es):
             self.expect([a for a in args if a is not None][k], es[k], f"what {n}() reads", "list")
+        k = POOL_ARGUMENTS.get(n)
+        if k is not None and k < len(es):
+            self._pool_argument(n, [a for a in args if a is not None][k], es[k])
         return ("call", n, es)
+
+    def _pool_argument(self, n: str, node, e: tuple) -> None:
+        """A constant where a builtin names a pool must be one (`empty(states)` for
+        `empty(state)` once passed the check and failed in play); a variable may hold one."""
+        if e[0] != "const" or (isinstance(e[1], str) and e[1] in self.sym.pools):
+            return
+        written = str(node) if isinstance(node, Token) else \
+            next((str(t) for t in getattr(node, "scan_values", lambda _: ())(
+                lambda v: isinstance(v, Token))), "")
+        self.error(node, "E305", f"{n}() reads a kind of support first, and "
+                   f"'{written or e[1]!s:.40}' is not one",
+                   did_you_mean(written, self.sym.pools) or f"kinds: {', '.join(self.sym.pools)}")
 
     def e_compare(self, a, op, b):
         o = " ".join(str(t) for t in op.children)

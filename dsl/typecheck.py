@@ -75,7 +75,8 @@ class TypeChecks:
         `[CT, MA]`, `players`, `states where ...`, `held(POOL, P)`."""
         if e[0] == "where":
             return self.element_kind(e[1])
-        if e[0] == "call" and e[1] in ("held", "empty") and e[2] and e[2][0][0] == "const":
+        if (e[0] == "call" and e[1] in ("held", "empty") and e[2] and e[2][0][0] == "const"
+                and isinstance(e[2][0][1], str)):  # a pool's name (a list is no pool)
             kind = self.sym.pools.get(e[2][0][1])
             return "place:" + kind if kind else None
         if e[0] != "const" or not isinstance(e[1], list) or not e[1]:

@@ -303,6 +303,12 @@ ARITY = {
     "most_places": 2, "most_support": 2, "roll": 1, "random_pick": 1,
 }
 
+# The argument (by position) that names a support pool (checked when content is compiled).
+POOL_ARGUMENTS = {
+    "support_total": 0, "held": 0, "empty": 0, "owner": 0, "support": 0, "support_of": 0,
+    "most_places": 0, "most_support": 0,
+}
+
 # The argument (by position) that is a list to go through; a text there is a RuleError.
 LIST_ARGUMENTS = {
     "count": 0, "total": 0, "unique": 0, "first": 0, "last": 0, "at": 0, "tally": 0,

@@ -296,6 +296,9 @@ DSL_CASES = [
     ("E303", "do helper", "helper", "who:"),
     ("E304", "player gains 1 momentumm", "momentumm", "did you mean `momentum`?"),
     ("E305", "player gains 1 stat support in NY", "stat", "did you mean `state`?"),
+    # once passed the check and failed in play (and a kind's list crashed the check)
+    ("E305", "let x = empty(states)", "states", "did you mean `state`?"),
+    ("E305", "player chooses s from held(regions, player)", "regions", "kinds: state"),
     ("E307", "player may add 1 issue support in south", "south", "issues"),
     ("E308", "shuffle 5", "5", "zones:"),
     ("E309", "move defense up 1 on issue_trak", "issue_trak", "did you mean `issue_track`?"),
