@@ -420,6 +420,7 @@ class _Loader:
                 attrs.update({"kind": kind, "name": loc.name or loc.id, "id": loc.id})
                 locations[loc.id] = attrs
                 kinds[kind].append(loc.id)
+        self.check_card_owners(manifest, cards)
         card_table: dict[int, dict[str, Any]] = {}
         for card, _, _ in cards:
             attrs = dict(card.model_extra or {})
@@ -675,6 +676,26 @@ class _Loader:
             options=options,
             view={**manifest.view.model_dump(), "title": manifest.title},
         )
+
+    def check_card_owners(self, manifest: PackManifest, cards: list) -> None:
+        """A card of a kind that starts in a zone per player starts in its owner's zone:
+        its `owner` must be a player (E108), or the card would be in no zone at all."""
+        starts = {z.start for z in manifest.zones.values() if z.per_player and z.start}
+        for card, f, node in cards:
+            if card.kind not in starts:
+                continue
+            owner = (card.model_extra or {}).get("owner")
+            if isinstance(owner, str) and owner in self.declared:
+                continue
+            key = "owner" if "owner" in node else "number"
+            named = isinstance(owner, str)
+            self.report.error(value_source(f, node, key), "E108",
+                              f"card {card.number} starts in its owner's zone (its kind, "
+                              f"{card.kind}, starts in a zone per player), but "
+                              + (f"its owner '{owner:.40}' is not a player" if named
+                                 else "it names no owner"),
+                              (did_you_mean(owner, self.declared) if named else "")
+                              or f"give it `owner:` one of {', '.join(self.declared)}")
 
     def initial(self, manifest, board, locations, card_table) -> dict[str, Any]:
         players = manifest.players

@@ -193,6 +193,18 @@ def test_e106_card_number_used_twice(pack):
     assert "also in" in expect(loaded, "E106", path, line, col).hint
 
 
+@pytest.mark.parametrize("owner, spot", [("owner: null", "null"), ("", "201")])
+def test_e108_a_card_that_starts_in_its_owners_zone_names_a_player(pack, owner, spot):
+    # once the candidate card was in no zone at all: the first action found an impossible
+    # state (found by fuzz, 1960 seed 302 mutant 123)
+    path = pack / "candidates.yaml"
+    edit(path, "    owner: kennedy\n", f"    {owner}\n" if owner else "")
+    loaded = check_pack(pack)
+    d = expect(loaded, "E108", path, *position(path, spot))
+    assert "card 201 starts in its owner's zone" in d.message and "no owner" in d.message
+    assert "kennedy, nixon" in d.hint
+
+
 def test_e107_entry_procedure_not_defined(pack):
     edit(pack / "pack.yaml", "entry: game", "entry: gamez")
     loaded = check_pack(pack)
