@@ -366,6 +366,10 @@ class Machine:
         pieces = self.p.pools[pool].pieces
         counters = self.s.counters
         here = held.get(where)
+        if pieces:  # checked before anything changes: the pieces placed must be there
+            opposed = here[1] if here is not None and here[0] != who else 0
+            if n > opposed:
+                self._enough(pieces, who, n - opposed)
         if here is not None and here[0] != who:
             k = min(n, here[1])
             n -= k
@@ -397,10 +401,20 @@ class Machine:
             counters = self.s.counters[pieces]
             if too_big(counters[who] - n):
                 raise RuleError(f"{pieces} of {who} would pass the 64-bit limit")
+            self._enough(pieces, who, n)
             counters[who] -= n
         mine = {} if here is None else dict(here)
         mine[who] = total
         held[where] = mine
+
+    def _enough(self, pieces: str, who: str, n: int) -> None:
+        """Placing n of `who`'s pieces may not take their counter below its least value
+        (an unsigned counter: 0), or the state would hold pieces that are not there."""
+        low = self.lows.get(pieces)
+        have = self.s.counters[pieces][who]
+        if low is not None and have - n < min(low, have):
+            raise RuleError(f"{who} has {have} {pieces}: too few to place {n} "
+                            f"({pieces} never goes below {low})")
 
     def remove(self, pool: str, who: str, where: str, n: int) -> int:
         """Lose up to n support; never more than is there. Returns how many went."""

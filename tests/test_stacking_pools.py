@@ -401,3 +401,19 @@ def test_a_copy_shares_the_entries_but_never_the_changes(game):
         getattr(copy.machine, kind)(*args)
         assert copy.state.pools != before, change
         assert game.state.pools == before, change
+
+
+@pytest.mark.parametrize("pool, where, opposed", [("voters", "north", 0), ("seats", "mill", 1)])
+def test_placing_more_pieces_than_the_supply_holds_is_a_rule_error(game, pool, where, opposed):
+    # once the supply went below 0, an impossible state (found by fuzz: Campaign Trail's
+    # `undecided` supply without `signed: true`, seed 603 mutant 125)
+    from hustings.interpreter.errors import RuleError
+
+    s = game.state
+    before = (json.dumps(s.pools, sort_keys=True), dict(s.counters["supply"]))
+    with pytest.raises(RuleError, match="cy has 10 supply: too few to place 11"):
+        game.machine.place(pool, "cy", where, 11 + opposed)  # an exclusive pool cancels first
+    assert (json.dumps(s.pools, sort_keys=True), dict(s.counters["supply"])) == before
+    game.machine.place(pool, "cy", where, 10 + opposed)  # all there is
+    assert s.counters["supply"]["cy"] == 0
+    assert first_violation(game.program, s) is None
