@@ -366,20 +366,19 @@ class Machine:
         pieces = self.p.pools[pool].pieces
         counters = self.s.counters
         here = held.get(where)
-        if pieces:  # checked before anything changes: the pieces placed must be there
-            opposed = here[1] if here is not None and here[0] != who else 0
-            if n > opposed:
-                self._enough(pieces, who, n - opposed)
-        if here is not None and here[0] != who:
-            k = min(n, here[1])
+        opposed = here[1] if here is not None and here[0] != who else 0  # removed first
+        if pieces and n > opposed:  # before anything changes: the pieces must be there
+            self._enough(pieces, who, n - opposed)
+        if opposed:
+            k = min(n, opposed)
             n -= k
             if pieces:
                 counters[pieces][here[0]] += k
-            if here[1] == k:
+            if opposed == k:
                 del held[where]
                 here = None
             else:
-                held[where] = here = [here[0], here[1] - k]
+                held[where] = here = [here[0], opposed - k]
         if n > 0:
             if pieces:
                 counters[pieces][who] -= n

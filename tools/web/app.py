@@ -187,7 +187,6 @@ def beyond_a_move(spec: str) -> str | None:
     return None
 
 
-
 async def body_of(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > MAX_BODY:
