@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 
 import pytest
 
 from hustings.tools.agents import random_agent
-from hustings.tools.benchmark import seed_blocks
+from hustings.tools.benchmark import on_one_cpu, play_games, seed_blocks
 from hustings.tools.cli import main
 from hustings.tools.reference_game import IllegalMove, TicTacToe
+from hustings.tools.yardsticks import MIN_YARDSTICK_SECONDS, SHARE, Yardsticks
 
 
 def played(*squares: str) -> TicTacToe:
@@ -124,3 +127,70 @@ def test_bench_in_two_processes_plays_the_same_games(capsys):
     out, two = bench(capsys, "--games", "3", "--seed", "5", "--jobs", "2")
     assert two["jobs"] == 2 and "2 processes" in out and "largest worker" in out
     assert two["games"] == one["games"] == 3 and two["decisions"] == one["decisions"]
+
+
+class BurningYardsticks:
+    """Stands in for the yardsticks: each turn burns `burn` seconds of CPU."""
+
+    def __init__(self, burn: float) -> None:
+        self.burn, self.turns = burn, []
+
+    def run(self, seconds: float) -> None:
+        self.turns.append(seconds)
+        start = time.process_time()
+        while time.process_time() - start < self.burn:
+            pass
+
+
+def tic_tac_toe():
+    from hustings.dsl.loading import builtin_pack, load_pack
+    from hustings.interpreter.game import prepare
+
+    program = load_pack(builtin_pack("tic-tac-toe"))
+    prepare(program)
+    return program
+
+
+def test_the_yardsticks_take_turns_between_the_games_and_their_time_is_kept_out():
+    program = tic_tac_toe()
+    alone = play_games(program, list(range(1, 6)))
+    yardsticks = BurningYardsticks(burn=0.02)
+    tally = play_games(program, list(range(1, 6)), yardsticks, chunk=0)
+    assert (tally.games, tally.decisions) == (alone.games, alone.decisions)
+    assert len(yardsticks.turns) >= 5  # a turn after every game (a chunk of 0 s)
+    assert tally.cpu < 0.02  # five games of tic-tac-toe, none of the 0.1 s burnt
+    assert tally.paused >= 0.08 and tally.ended - tally.started >= 0.08
+
+
+def test_a_turn_of_the_yardsticks_lasts_a_share_of_the_chunk_before_it():
+    program = tic_tac_toe()
+    yardsticks = BurningYardsticks(burn=0)
+    tally = play_games(program, list(range(1, 400)), yardsticks, chunk=0.005)
+    assert len(yardsticks.turns) >= 2
+    assert sum(yardsticks.turns) == pytest.approx(SHARE * tally.cpu, rel=0.05)
+
+
+def test_every_yardstick_runs_its_least_time_and_same_game_counts_the_same_seeds():
+    yardsticks = Yardsticks(first_seed=3)
+    try:
+        yardsticks.run(0.01)
+        assert yardsticks.plain.units > 0 and yardsticks.same_content.units > 0
+        assert yardsticks.same_content.units == yardsticks.same_plain.units
+        assert yardsticks.plain.cpu < MIN_YARDSTICK_SECONDS
+        yardsticks.top_up()
+        for measure in (yardsticks.plain, yardsticks.same_content, yardsticks.openspiel):
+            if measure is not None:  # OpenSpiel's: with the extra only
+                assert measure.cpu >= MIN_YARDSTICK_SECONDS and measure.units > 0
+    finally:
+        yardsticks.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"),
+                    reason="this platform cannot keep a process on one CPU")
+def test_a_one_process_bench_keeps_to_one_cpu_and_gives_the_others_back():
+    before = os.sched_getaffinity(0)
+    with on_one_cpu():
+        assert os.sched_getaffinity(0) == {min(before)}
+    assert os.sched_getaffinity(0) == before
+    with on_one_cpu(active=False):
+        assert os.sched_getaffinity(0) == before

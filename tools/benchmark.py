@@ -6,30 +6,29 @@ are split into contiguous blocks, one per process.
 
 Two kinds of time, reported apart: CPU time (`time.process_time`) of the games alone,
 summed over the processes, gives the speed of one core; wall-clock time from the first
-game's start to the last game's end gives the throughput of all of them together. The
-yardstick is plain-Python tic-tac-toe (tools/reference_game.py) played in this process by
-the same agent the same way. The same game written as content (the built-in tic-tac-toe
-pack) is then played by hustings over the same seeds, and the plain-Python one again over
-exactly those: the same games both ways, so their ratio is what rules as data cost against
-the same rules as code. With the `openspiel` extra installed, OpenSpiel's own
-pure-Python tic-tac-toe is measured too, driven through its game API as its examples
-drive a game: a second, heavier yardstick (a game written against a general game API).
+game's start to the last game's end (less the yardsticks' turns in between) gives the
+throughput of all of them together. The yardsticks (yardsticks.py) are other games the
+pack is measured against; in one process they run between its games, a slice after
+every chunk, so that both meet the same host.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .yardsticks import CHUNK_SECONDS, SHARE
+
 if TYPE_CHECKING:
     from ..interpreter.program import Program
-
-REFERENCE_CPU_SECONDS = 0.3  # play the reference game for at least this long
-REFERENCE_BATCH = 500  # reference games between two looks at the clock
+    from .yardsticks import Yardsticks
 
 
 @dataclass
@@ -41,26 +40,48 @@ class Tally:
     cpu: float = 0.0  # time.process_time of the games alone
     started: float = 0.0  # time.time at the first game's start
     ended: float = 0.0  # time.time at the last game's end
+    paused: float = 0.0  # wall-clock time the yardsticks took between the games
 
 
-def play_games(program: Program, seeds: list[int]) -> Tally:
+def play_games(program: Program, seeds: list[int], yardsticks: Yardsticks | None = None,
+               chunk: float = CHUNK_SECONDS) -> Tally:
+    """The games of `seeds`; with `yardsticks`, a slice of each after every `chunk` of
+    CPU time of games (and after the last), its time kept out of the games'."""
     from ..interpreter.errors import RuleError
     from ..interpreter.game import Game
     from .agents import random_agent
     from .failures import InputError
 
-    started, cpu = time.time(), time.process_time()
-    decisions = 0
+    tally = Tally(len(seeds), started=time.time())
+    cpu = time.process_time()
     for seed in seeds:
         try:
             game = Game.new(program, seed=seed, safe=False)
             agent = random_agent(seed)
             while not game.is_terminal():
                 game.apply_action(agent(game))
-                decisions += 1
+                tally.decisions += 1
         except RuleError as e:  # the content's fault: said as such, with the game's seed
             raise InputError(f"rule error in game {seed}: {e}") from None
-    return Tally(len(seeds), decisions, time.process_time() - cpu, started, time.time())
+        if yardsticks is not None and time.process_time() - cpu >= chunk:
+            cpu = _yardstick_turn(tally, cpu, yardsticks)
+    spent = time.process_time() - cpu
+    tally.cpu += spent
+    tally.ended = time.time()
+    if yardsticks is not None and spent > 0:  # the last chunk's turn
+        yardsticks.run(spent * SHARE)
+    return tally
+
+
+def _yardstick_turn(tally: Tally, cpu: float, yardsticks: Yardsticks) -> float:
+    """Count the games' time since `cpu`, run the yardsticks for their share of it,
+    and answer the CPU clock the games start again from."""
+    spent = time.process_time() - cpu
+    tally.cpu += spent
+    wall = time.time()
+    yardsticks.run(spent * SHARE)
+    tally.paused += time.time() - wall
+    return time.process_time()
 
 
 def seed_blocks(first: int, games: int, jobs: int) -> list[list[int]]:
@@ -93,14 +114,16 @@ def _play_block(seeds: list[int]) -> Tally:
 
 
 def run_games(program: Program, blocks: list[list[int]], pack: Path | None,
-              options: dict[str, bool], mods: list[Path]) -> list[Tally]:
-    """One tally per block: in this process for one block, else one process per block."""
+              options: dict[str, bool], mods: list[Path],
+              yardsticks: Yardsticks | None = None) -> list[Tally]:
+    """One tally per block: in this process for one block, between turns of the
+    yardsticks; else one process per block (the yardsticks wait for the end)."""
     global _PROGRAM
     from ..interpreter.game import prepare
 
     prepare(program)  # compiled before any clock starts, and shared by forked workers
     if len(blocks) == 1:
-        return [play_games(program, blocks[0])]
+        return [play_games(program, blocks[0], yardsticks)]
     _PROGRAM = program
     try:
         with multiprocessing.Pool(len(blocks), _init_worker, (pack, options, mods)) as pool:
@@ -109,88 +132,26 @@ def run_games(program: Program, blocks: list[list[int]], pack: Path | None,
         _PROGRAM = None
 
 
-def reference_speed(first_seed: int) -> tuple[int, float]:
-    """(decisions, CPU seconds) of reference games played by the same random agent."""
-    decisions, seed, start = 0, first_seed, time.process_time()
-    while time.process_time() - start < REFERENCE_CPU_SECONDS:
-        decisions += _play_reference(range(seed, seed + REFERENCE_BATCH))
-        seed += REFERENCE_BATCH
-    return decisions, time.process_time() - start
-
-
-def _play_reference(seeds: range) -> int:
-    """Plain-Python tic-tac-toe, one game a seed, by the random agent: its decisions."""
-    from .agents import random_agent
-    from .reference_game import TicTacToe
-
-    decisions = 0
-    for seed in seeds:
-        game = TicTacToe()
-        agent = random_agent(seed)
-        while not game.is_terminal():
-            game.apply_action(agent(game))
-            decisions += 1
-    return decisions
-
-
-@dataclass
-class SameGame:
-    """Tic-tac-toe both ways over the same seeds: as content, run by hustings, and as
-    plain Python (games, and CPU seconds of each)."""
-
-    games: int
-    content_cpu: float
-    plain_cpu: float
-
-
-def same_game_speed(first_seed: int) -> SameGame:
-    """The tic-tac-toe pack played by hustings for REFERENCE_CPU_SECONDS, then the
-    plain-Python game over exactly those seeds, as many times over as it takes to run as
-    long (the same games: a player's last move, the only one left, is asked by the
-    plain game and made at once by the pack, so games are compared, not decisions)."""
-    from ..dsl.loading import builtin_pack, load_pack
-    from ..interpreter.game import prepare
-
-    program = load_pack(builtin_pack("tic-tac-toe"))
-    prepare(program)
-    seeds = range(first_seed, first_seed)
-    start = time.process_time()
-    while time.process_time() - start < REFERENCE_CPU_SECONDS:
-        more = range(seeds.stop, seeds.stop + REFERENCE_BATCH)
-        play_games(program, list(more))
-        seeds = range(first_seed, more.stop)
-    content_cpu = time.process_time() - start
-    rounds, start = 0, time.process_time()
-    while time.process_time() - start < REFERENCE_CPU_SECONDS:
-        _play_reference(seeds)
-        rounds += 1
-    plain_cpu = (time.process_time() - start) / rounds
-    return SameGame(len(seeds), content_cpu, plain_cpu)
-
-
-def openspiel_speed(first_seed: int) -> tuple[int, float] | None:
-    """(decisions, CPU seconds) of OpenSpiel's pure-Python tic-tac-toe: legal actions
-    listed, one taken at random by index (as the random agent does), applied. None
-    without the `openspiel` extra."""
+@contextmanager
+def on_one_cpu(active: bool = True) -> Iterator[None]:
+    """Keep this process, and the processes it starts meanwhile, on one CPU (where the
+    platform allows it). The games and the yardsticks then take turns on the same CPU:
+    on a shared host each CPU has its own weather, and slices that hopped between CPUs
+    met different ones (measured: OpenSpiel's ratio varied 1.04-1.39 over six runs
+    unpinned, 1.08-1.11 pinned)."""
+    pin = getattr(os, "sched_setaffinity", None)
+    allowed: set[int] = set()
+    if active and pin is not None:
+        try:
+            allowed = os.sched_getaffinity(0)
+            pin(0, {min(allowed)})
+        except OSError:  # not allowed here: measure unpinned
+            allowed = set()
     try:
-        import pyspiel
-        from open_spiel.python.games import tic_tac_toe  # noqa: F401 - registers the game
-    except ImportError:
-        return None
-    import random
-
-    game = pyspiel.load_game("python_tic_tac_toe")
-    decisions, seed, start = 0, first_seed, time.process_time()
-    while time.process_time() - start < REFERENCE_CPU_SECONDS:
-        for _ in range(REFERENCE_BATCH):
-            state = game.new_initial_state()
-            rng = random.Random(seed)
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-                decisions += 1
-            seed += 1
-    return decisions, time.process_time() - start
+        yield
+    finally:
+        if allowed and pin is not None:
+            pin(0, allowed)
 
 
 def peak_mb() -> tuple[float, float] | None:
@@ -205,45 +166,39 @@ def peak_mb() -> tuple[float, float] | None:
     return own, children
 
 
-def summary(tallies: list[Tally], reference: tuple[int, float],
-            memory: tuple[float, float] | None,
-            openspiel: tuple[int, float] | None = None,
-            same_game: SameGame | None = None) -> dict[str, Any]:
+def summary(tallies: list[Tally], yardsticks: Yardsticks,
+            memory: tuple[float, float] | None) -> dict[str, Any]:
     """The figures of a run; per core ones in CPU time, the total in wall-clock time."""
     games = sum(t.games for t in tallies)
     decisions = sum(t.decisions for t in tallies)
     cpu = max(sum(t.cpu for t in tallies), 1e-9)
-    wall = max(max(t.ended for t in tallies) - min(t.started for t in tallies), 1e-9)
-    ref_decisions, ref_cpu = reference
-    ref_speed = ref_decisions / max(ref_cpu, 1e-9)
+    span = max(t.ended for t in tallies) - min(t.started for t in tallies)
+    wall = max(span - sum(t.paused for t in tallies), 1e-9)
+    speed = decisions / cpu
+    plain = yardsticks.plain.speed()
+    content, same_plain = yardsticks.same_content.speed(), yardsticks.same_plain.speed()
     figures = {
         "games": games,
         "games_per_s": round(games / cpu, 1),
-        "decisions_per_s": round(decisions / cpu),
+        "decisions_per_s": round(speed),
         "decisions": decisions,
         "jobs": len(tallies),
         "wall_games_per_s": round(games / wall, 1),
         "wall_seconds": round(wall, 2),
         "cpu_seconds": round(cpu, 2),
         "peak_mb": round(max(memory), 1) if memory else None,
-        "reference_decisions_per_s": round(ref_speed),
-        "ratio": round(decisions / cpu / ref_speed, 4),
+        "reference_decisions_per_s": round(plain),
+        "ratio": round(speed / plain, 4),
         "openspiel_decisions_per_s": None,
         "openspiel_ratio": None,
-        "same_game_games_per_s": None,
-        "same_game_reference_games_per_s": None,
-        "same_game_ratio": None,
+        "same_game_games_per_s": round(content, 1),
+        "same_game_reference_games_per_s": round(same_plain, 1),
+        "same_game_ratio": round(content / same_plain, 4),
     }
-    if same_game is not None:
-        content = same_game.games / max(same_game.content_cpu, 1e-9)
-        plain = same_game.games / max(same_game.plain_cpu, 1e-9)
-        figures["same_game_games_per_s"] = round(content, 1)
-        figures["same_game_reference_games_per_s"] = round(plain, 1)
-        figures["same_game_ratio"] = round(content / plain, 4)
-    if openspiel is not None:
-        speed = openspiel[0] / max(openspiel[1], 1e-9)
-        figures["openspiel_decisions_per_s"] = round(speed)
-        figures["openspiel_ratio"] = round(decisions / cpu / speed, 4)
+    if yardsticks.openspiel is not None:
+        openspiel = yardsticks.openspiel.speed()
+        figures["openspiel_decisions_per_s"] = round(openspiel)
+        figures["openspiel_ratio"] = round(speed / openspiel, 4)
     return figures
 
 

@@ -455,18 +455,23 @@ def schema_command(args: argparse.Namespace) -> int:
 # ---- bench ------------------------------------------------------------------------
 def bench_command(args: argparse.Namespace) -> int:
     from . import benchmark
+    from .yardsticks import Yardsticks
 
     options = parse_options(args.option)
     program = load_or_report(args.pack, options, args.mods)
     if program is None:
         return 1
     blocks = benchmark.seed_blocks(args.seed, args.games, args.jobs)
-    tallies = benchmark.run_games(program, blocks, args.pack, options, list(args.mods))
-    reference = benchmark.reference_speed(args.seed)
-    memory = benchmark.peak_mb()  # the games': before OpenSpiel and numpy are imported
-    same_game = benchmark.same_game_speed(args.seed)
-    openspiel = benchmark.openspiel_speed(args.seed)
-    figures = benchmark.summary(tallies, reference, memory, openspiel, same_game)
+    with benchmark.on_one_cpu(len(blocks) == 1):  # several processes: several CPUs
+        yardsticks = Yardsticks(args.seed)
+        try:
+            tallies = benchmark.run_games(program, blocks, args.pack, options,
+                                          list(args.mods), yardsticks)
+            yardsticks.top_up()
+            memory = benchmark.peak_mb()  # before the OpenSpiel helper (numpy and all) ends
+        finally:
+            yardsticks.close()
+    figures = benchmark.summary(tallies, yardsticks, memory)
     for line in benchmark.report_lines(figures, memory):
         print(line)
     print(json.dumps(figures))
