@@ -194,3 +194,16 @@ def test_a_one_process_bench_keeps_to_one_cpu_and_gives_the_others_back():
     assert os.sched_getaffinity(0) == before
     with on_one_cpu(active=False):
         assert os.sched_getaffinity(0) == before
+
+
+def test_a_bench_whose_openspiel_helper_dies_goes_on_without_its_figure():
+    pytest.importorskip("pyspiel", reason="OpenSpiel's helper needs the `openspiel` extra")
+    yardsticks = Yardsticks(first_seed=1)
+    try:
+        assert yardsticks.openspiel is not None
+        yardsticks._helper.process.kill()
+        yardsticks._helper.process.join()
+        yardsticks.run(0.01)
+        assert yardsticks.openspiel is None and yardsticks.plain.units > 0
+    finally:
+        yardsticks.close()

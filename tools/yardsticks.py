@@ -66,7 +66,12 @@ class Yardsticks:
         self._run_plain(seconds)
         self._run_same_game(seconds)
         if self._helper is not None and self.openspiel is not None:
-            decisions, cpu = self._helper.run(seconds)
+            try:
+                decisions, cpu = self._helper.run(seconds)
+            except (EOFError, OSError):  # the helper died: no OpenSpiel figure this run
+                self.close()
+                self.openspiel = None
+                return
             self.openspiel.units += decisions
             self.openspiel.cpu += cpu
 
