@@ -53,21 +53,20 @@ def play_games(program: Program, seeds: list[int], yardsticks: Yardsticks | None
     from .failures import InputError
 
     tally = Tally(len(seeds), started=time.time())
-    cpu = time.process_time()
+    decisions, cpu = 0, time.process_time()
     for seed in seeds:
         try:
             game = Game.new(program, seed=seed, safe=False)
             agent = random_agent(seed)
             while not game.is_terminal():
                 game.apply_action(agent(game))
-                tally.decisions += 1
+                decisions += 1
         except RuleError as e:  # the content's fault: said as such, with the game's seed
             raise InputError(f"rule error in game {seed}: {e}") from None
         if yardsticks is not None and time.process_time() - cpu >= chunk:
             cpu = _yardstick_turn(tally, cpu, yardsticks)
     spent = time.process_time() - cpu
-    tally.cpu += spent
-    tally.ended = time.time()
+    tally.decisions, tally.cpu, tally.ended = decisions, tally.cpu + spent, time.time()
     if yardsticks is not None and spent > 0:  # the last chunk's turn
         yardsticks.run(spent * SHARE)
     return tally
