@@ -10,7 +10,6 @@ the same decisions after a resume or an undo give the same game, byte for byte.
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -55,6 +54,8 @@ def agent_problem(spec: str) -> str | None:
 
 
 def fresh_seed() -> int:
+    import secrets  # only a game without --seed needs it (5 ms to import: hmac, hashlib)
+
     return secrets.randbelow(2**31)
 
 
