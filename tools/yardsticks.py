@@ -151,9 +151,13 @@ class OpenSpielHelper:
         if find_spec("pyspiel") is None:
             return None
         ctx = multiprocessing.get_context()
-        conn, theirs = ctx.Pipe()
-        process = ctx.Process(target=_serve_openspiel, args=(theirs, first_seed), daemon=True)
-        process.start()
+        try:
+            conn, theirs = ctx.Pipe()
+            process = ctx.Process(target=_serve_openspiel, args=(theirs, first_seed),
+                                  daemon=True)
+            process.start()
+        except OSError:  # no second process here: no OpenSpiel figure
+            return None
         theirs.close()
         helper = OpenSpielHelper(process, conn)
         try:
