@@ -208,7 +208,7 @@ def report_lines(s: dict[str, Any], memory: tuple[float, float] | None) -> list[
         f"  per core, CPU time ({s['cpu_seconds']:.2f} s summed over the processes): "
         f"{s['games_per_s']:.1f} games/s, {s['decisions_per_s']:,} decisions/s",
         f"  total, wall clock ({s['wall_seconds']:.2f} s, first game's start to last "
-        f"game's end): {s['wall_games_per_s']:.1f} games/s",
+        f"game's end, less the yardsticks' turns): {s['wall_games_per_s']:.1f} games/s",
         f"reference: plain-Python tic-tac-toe, same random agent, CPU time: "
         f"{s['reference_decisions_per_s']:,} decisions/s; hustings decisions/s / "
         f"reference = {s['ratio']:.4f}",
