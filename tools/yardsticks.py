@@ -22,8 +22,11 @@ MIN_YARDSTICK_SECONDS in all (what a short run lacks is run at its end).
 from __future__ import annotations
 
 import multiprocessing
+import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 CHUNK_SECONDS = 0.1  # CPU time of the pack's games between two slices
@@ -46,7 +49,7 @@ class Measure:
 class Yardsticks:
     """The yardsticks of one bench run, each measured a slice at a time."""
 
-    def __init__(self, first_seed: int, openspiel: bool = True) -> None:
+    def __init__(self, first_seed: int) -> None:
         from ..dsl.loading import builtin_pack, load_pack
         from ..interpreter.game import prepare
 
@@ -57,7 +60,7 @@ class Yardsticks:
         self._plain_seed = self._same_seed = first_seed
         self._tic_tac_toe = load_pack(builtin_pack("tic-tac-toe"))
         prepare(self._tic_tac_toe)
-        self._helper = OpenSpielHelper.start(first_seed) if openspiel else None
+        self._helper = OpenSpielHelper.start(first_seed)
         if self._helper is not None:
             self.openspiel = Measure()
 
@@ -65,7 +68,7 @@ class Yardsticks:
         """One slice of each yardstick, each for about `seconds` of CPU."""
         self._run_plain(seconds)
         self._run_same_game(seconds)
-        if self._helper is not None and self.openspiel is not None:
+        if self._helper is not None and self.openspiel is not None:  # set and unset together
             try:
                 decisions, cpu = self._helper.run(seconds)
             except (EOFError, OSError):  # the helper died: no OpenSpiel figure this run
@@ -89,37 +92,42 @@ class Yardsticks:
             self._helper = None
 
     def _run_plain(self, seconds: float) -> None:
-        decisions, start = 0, time.process_time()
-        while True:
-            decisions += play_plain(range(self._plain_seed, self._plain_seed + BATCH))
-            self._plain_seed += BATCH
-            spent = time.process_time() - start
-            if spent >= seconds:
-                break
+        decisions, self._plain_seed, spent = timed_batches(
+            lambda first: play_plain(range(first, first + BATCH)), self._plain_seed, seconds)
         self.plain.units += decisions
         self.plain.cpu += spent
 
     def _run_same_game(self, seconds: float) -> None:
         from .benchmark import play_games
 
-        first, start = self._same_seed, time.process_time()
-        while True:
-            play_games(self._tic_tac_toe, list(range(self._same_seed, self._same_seed + BATCH)))
-            self._same_seed += BATCH
-            content = time.process_time() - start
-            if content >= seconds:
-                break
+        first, pack = self._same_seed, self._tic_tac_toe
+        games, self._same_seed, content = timed_batches(
+            lambda s: play_games(pack, list(range(s, s + BATCH))).games, first, seconds)
         seeds, rounds, start = range(first, self._same_seed), 0, time.process_time()
-        while True:
+        while True:  # the plain game over the same seeds, as long as the pack took
             play_plain(seeds)
             rounds += 1
             plain = time.process_time() - start
             if plain >= content:
                 break
-        self.same_content.units += len(seeds)
+        self.same_content.units += games
         self.same_content.cpu += content
-        self.same_plain.units += len(seeds)
+        self.same_plain.units += games
         self.same_plain.cpu += plain / rounds
+
+
+def timed_batches(play: Callable[[int], int], first_seed: int,
+                  seconds: float) -> tuple[int, int, float]:
+    """Batches of BATCH games, `play(seed)` playing those from `seed` on and answering
+    what it counted, until `seconds` of CPU time have gone (one batch at least): the
+    counts summed, the seed after the last game, the CPU time."""
+    counted, seed, start = 0, first_seed, time.process_time()
+    while True:
+        counted += play(seed)
+        seed += BATCH
+        spent = time.process_time() - start
+        if spent >= seconds:
+            return counted, seed, spent
 
 
 def play_plain(seeds: range) -> int:
@@ -194,8 +202,6 @@ def _serve_openspiel(conn: Any, seed: int) -> None:
     except ImportError:
         conn.send(False)
         return
-    import random
-
     game = pyspiel.load_game("python_tic_tac_toe")
     conn.send(True)
     while True:
@@ -205,17 +211,18 @@ def _serve_openspiel(conn: Any, seed: int) -> None:
             return
         if seconds is None:
             return
-        decisions, start = 0, time.process_time()
-        while True:
-            for _ in range(BATCH):
-                state = game.new_initial_state()
-                rng = random.Random(seed)
-                while not state.is_terminal():
-                    legal = state.legal_actions()
-                    state.apply_action(legal[rng.randrange(len(legal))])
-                    decisions += 1
-                seed += 1
-            spent = time.process_time() - start
-            if spent >= seconds:
-                break
+        decisions, seed, spent = timed_batches(partial(_openspiel_games, game), seed, seconds)
         conn.send((decisions, spent))
+
+
+def _openspiel_games(game: Any, first_seed: int) -> int:
+    """BATCH games of OpenSpiel's tic-tac-toe from `first_seed` on: their decisions."""
+    decisions = 0
+    for seed in range(first_seed, first_seed + BATCH):
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            decisions += 1
+    return decisions
