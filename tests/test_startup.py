@@ -1,21 +1,28 @@
-"""Start-up: `check` and `play` import only what they use, and the plain-dict call-graph
-checks and travel distances that replaced networkx on that path agree with networkx."""
+"""Start-up: `check`, `play` and each further command import only what they use, and the
+plain-dict call-graph checks and travel distances that replaced networkx on that path agree
+with networkx."""
 
 from __future__ import annotations
 
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import networkx as nx
 import pytest
 
 from hustings.dsl.graph import has_cycle, path_lengths, reachable
 
+ROOT = Path(__file__).resolve().parent.parent
+
 PROBE = """
 import sys
 from hustings.tools.cli import main
-code = main({argv!r})
+try:
+    code = main({argv!r})
+except SystemExit as e:  # --help, or a usage error
+    code = e.code
 print("IMPORTED", sorted(m for m in {modules!r} if m in sys.modules), code)
 """
 HEAVY = ["networkx", "rich", "hustings.tools.commands.explain", "hustings.tools.reading.outline",
@@ -35,6 +42,29 @@ def test_the_other_commands_are_still_there_when_named():
         argv=["explain", "2"], modules=["hustings.tools.commands.explain"])],
         capture_output=True, text=True, check=True)
     assert proc.stdout.strip().splitlines()[-1] == "IMPORTED ['hustings.tools.commands.explain'] 0"
+
+
+FURTHER = ["hustings.tools.commands.explain", "hustings.tools.commands.fmt",
+           "hustings.tools.commands.simulate", "hustings.tools.commands.fuzz_saves", "networkx",
+           "rich"]
+
+
+@pytest.mark.parametrize("argv, imported", [
+    (["fmt", "--check", "content/1960/pack.yaml"], ["hustings.tools.commands.fmt"]),
+    (["fuzz-saves", "--help"], ["hustings.tools.commands.fuzz_saves"]),
+])
+def test_a_further_command_imports_its_own_module_alone(argv, imported):
+    proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv, modules=FURTHER)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.stdout.strip().splitlines()[-1].startswith(f"IMPORTED {imported!r}"), proc.stderr
+
+
+@pytest.mark.parametrize("word", ["fuzz_saves", "explian"])
+def test_a_misnamed_command_is_told_every_command(word):
+    proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=[word], modules=[])],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.stdout.strip().splitlines()[-1] == "IMPORTED [] 2"
+    assert "'explain'" in proc.stderr and "'fuzz-saves'" in proc.stderr and "'soak'" in proc.stderr
 
 
 def random_links(rng: random.Random) -> list[tuple[str, str]]:

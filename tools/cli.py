@@ -4,8 +4,8 @@ The play loop is in tools/play.py, further commands in tools/commands/ (one modu
 each), and how every failure ends (exit status and message) in tools/failures.py.
 
 Start-up time counts (`check` and `play` are run by hand, over and over): what a command
-needs is imported when it runs, and the further commands' modules only when the command
-line names none of the built-in ones.
+needs is imported when it runs; a further command's module only when the command line
+names it (all of them only to list them, for --help or a misnamed command).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def dispatch(argv: list[str]) -> int:
         "bench": bench_command, "schema": schema_command,
     }
     if args.command not in commands:
-        commands.update((module.NAME, module.run) for module in discover())
+        commands.update((module.NAME, module.run) for module in discover(args.command))
     return commands[args.command](args)
 
 
@@ -201,7 +201,7 @@ def add_schema_parser(sub) -> None:
 
 
 def add_further_parsers(sub, argv: list[str]) -> None:
-    for module in discover():
+    for module in discover(named_command(argv)):
         parser = sub.add_parser(module.NAME, help=module.HELP, allow_abbrev=False)
         module.add_arguments(parser)
         if hasattr(module, "add_player_flags"):  # seats named after the pack's players
