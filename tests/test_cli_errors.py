@@ -269,10 +269,10 @@ CRASHES = {
     "scenario": ("hustings.dsl.scenarios.run_paths", ["scenario", "."]),
     "bench": ("hustings.tools.agents.random_agent", ["bench", "--games", "1"]),
     "schema": ("hustings.schemas.export.write_schemas", ["schema", "--out", "{tmp}"]),
-    "explain": ("hustings.tools.commands.explain.outline", ["explain", "2"]),
-    "graph": ("hustings.tools.commands.graph.effect_graph", ["graph", "2"]),
-    "interactions": ("hustings.tools.commands.interactions.interactions", ["interactions"]),
-    "fmt": ("hustings.tools.commands.fmt.format_file", ["fmt", "--check"]),
+    "explain": ("hustings.tools.reading.outline.outline", ["explain", "2"]),
+    "graph": ("hustings.tools.reading.effect_graph.effect_graph", ["graph", "2"]),
+    "interactions": ("hustings.tools.reading.interactions.interactions", ["interactions"]),
+    "fmt": ("hustings.tools.formatting.format_file", ["fmt", "--check"]),
     "new": ("hustings.tools.commands.new.card_fields", ["new", "card", "{tmp}/1-x.yaml"]),
 }
 

@@ -59,6 +59,16 @@ def test_a_further_command_imports_its_own_module_alone(argv, imported):
     assert proc.stdout.strip().splitlines()[-1].startswith(f"IMPORTED {imported!r}"), proc.stderr
 
 
+def test_the_list_of_commands_imports_none_of_their_libraries():
+    """`hustings --help` imports every command's module, and only that."""
+    heavy = ["networkx", "rich", "pydantic", "ruamel.yaml", "lark", "hustings.tools.formatting",
+             "hustings.tools.reading.outline", "hustings.tools.fuzzing"]
+    proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=["--help"], modules=heavy)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert "explain" in proc.stdout and "fuzz-saves" in proc.stdout
+    assert proc.stdout.strip().splitlines()[-1] == "IMPORTED [] 0"
+
+
 @pytest.mark.parametrize("word", ["fuzz_saves", "explian"])
 def test_a_misnamed_command_is_told_every_command(word):
     proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=[word], modules=[])],

@@ -1,7 +1,9 @@
 """Further `hustings` subcommands, one module each.
 
 A module here defines NAME, HELP, `add_arguments(parser)` and `run(args) -> int`;
-the CLI finds it by itself, so adding a command touches no other file.
+the CLI finds it by itself, so adding a command touches no other file. Every module is
+imported to list the commands (`hustings --help`), so what only `run` needs is imported
+when it runs.
 """
 
 from __future__ import annotations

@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from typing import TYPE_CHECKING
 
-from rich import box
-from rich.console import Console
-from rich.table import Table
-
-from ...interpreter.program import Program
 from .. import cli
 from ..terminal.look import shown
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ...interpreter.program import Program
 
 NAME = "cards"
 HELP = "list the cards as a table (FILTER: title words, a number, a field value or FIELD=VALUE)"
@@ -38,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
     if not found:
         print(f"no card matches {' '.join(args.filter)!r}", file=sys.stderr)
         return 1
+    from rich.console import Console
+
     console = Console(width=args.width, highlight=False, soft_wrap=False)
     console.print(card_table(program, found))
     print(f"{len(found)} card{'s' if len(found) != 1 else ''}")
@@ -45,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def card_table(program: Program, numbers: list[int]) -> Table:
+    from rich import box
+    from rich.table import Table
+
     columns = program.view.get("card_columns") or ["number", "title", "text"]
     table = Table(box=box.SIMPLE_HEAD, show_lines=True, header_style="bold", pad_edge=False)
     for c in columns:

@@ -7,7 +7,6 @@ import json
 import sys
 
 from .. import cli
-from ..reading.outline import format_outline, outline
 
 NAME = "explain"
 HELP = "explain a card's event: decisions, reads, changes, limits, timing"
@@ -20,6 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..reading.outline import format_outline, outline
+
     found = cli.load_card(args)
     if found is None:
         return 1

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 from ...dsl.loading import builtin_pack
-from ..formatting import FormatError, format_file, is_content, yaml_files
 
 NAME = "fmt"
 HELP = "lay out content YAML canonically (--check: only report)"
@@ -25,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..formatting import FormatError, format_file, is_content, yaml_files
+
     paths = args.paths or [builtin_pack()]
     missing = [p for p in paths if not p.exists()]
     if missing:

@@ -11,9 +11,12 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...dsl.loading import builtin_pack
-from ..fuzzing import Summary, fuzz, save_crash
+
+if TYPE_CHECKING:
+    from ..fuzzing import Summary
 
 NAME = "fuzz"
 HELP = "check and play seeded mutants of a pack; exit 1 if any crashes the engine"
@@ -33,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..fuzzing import Summary, fuzz, save_crash
+
     pack = (args.pack or builtin_pack()).resolve()
     if not (pack / "pack.yaml").is_file():
         print(f"error: {pack} is not a pack folder (no pack.yaml)", file=sys.stderr)

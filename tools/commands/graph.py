@@ -8,7 +8,6 @@ from pathlib import Path
 
 from .. import cli
 from ..failures import UsageError
-from ..reading.effect_graph import effect_graph, to_dot, to_mermaid
 
 NAME = "graph"
 HELP = "draw a card's compiled event as a graph (Graphviz DOT and/or Mermaid)"
@@ -28,6 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..reading.effect_graph import effect_graph
+
     found = cli.load_card(args)
     if found is None:
         return 1
@@ -48,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
 
 def render(graph, fmt: str | None) -> str:
     """One format, or both (DOT first) when none is asked for."""
+    from ..reading.effect_graph import to_dot, to_mermaid
+
     if fmt == "dot":
         return to_dot(graph)
     if fmt == "mermaid":

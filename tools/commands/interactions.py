@@ -7,7 +7,6 @@ import json
 from dataclasses import asdict
 
 from .. import cli
-from ..reading.interactions import format_interactions, interactions
 
 NAME = "interactions"
 HELP = "list cards that prevent, move or resolve other cards, persistent cards, lasting effects"
@@ -19,6 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..reading.interactions import format_interactions, interactions
+
     program = cli.load_or_report(args.pack, cli.parse_options(args.option), args.mods)
     if program is None:
         return 1

@@ -16,12 +16,6 @@ import re
 import sys
 from pathlib import Path
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-
-from ...schemas.export import DEFAULT_FOLDER as SCHEMA_FOLDER
-from ..formatting import content_root
-
 NAME = "new"
 HELP = "write a skeleton content file: new card PATH"
 
@@ -61,6 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..formatting import content_root
+
     pack, mods = content_of(args.path, args.pack, args.mods)
     try:
         text = card_text(args.path, args.number, args.title, card_fields(pack),
@@ -92,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
 def content_of(path: Path, pack: Path | None, mods: list[Path]) -> tuple[Path | None, list]:
     """The pack (--pack, else the pack folder PATH is in) and the mods (--mod, and the mod
     folder PATH is in) whose cards the new one joins."""
+    from ..formatting import content_root
+
     root = content_root(path)
     if root is not None and (root / "mod.yaml").is_file():
         if root.resolve() not in {m.resolve() for m in mods}:
@@ -120,6 +118,8 @@ def taken_by(number: int, pack: Path | None, mods: list[Path], in_mod: bool = Fa
 
 def card_fields(pack: Path | None) -> dict:
     """The card fields the pack declares (pack.yaml `card_fields:`), in order."""
+    from ruamel.yaml import YAML
+
     from ...dsl.loading import builtin_pack
     from ...schemas.content import CardFieldDef
 
@@ -138,6 +138,8 @@ def default_kind() -> str:
 def first_card_kind(pack: Path | None) -> str | None:
     """The first kind of card the pack declares (`card_kinds:`), the new card's; none when
     the pack declares none (a card then has the default kind)."""
+    from ruamel.yaml import YAML
+
     from ...dsl.loading import builtin_pack
 
     manifest = YAML(typ="safe").load(((pack or builtin_pack()) / "pack.yaml").read_text())
@@ -188,6 +190,9 @@ def schema_ref(path: Path) -> str:
     elsewhere it is the schema file of the installed package, reached relatively.
     A card inside a mod folder gets the mod card schema (it allows `replaces`).
     """
+    from ...schemas.export import DEFAULT_FOLDER as SCHEMA_FOLDER
+    from ..formatting import content_root
+
     root = content_root(path)
     in_mod = root is not None and (root / "mod.yaml").is_file()
     schema = (SCHEMA_FOLDER / "card.schema.json").resolve()
@@ -217,6 +222,9 @@ def default_title(path: Path) -> str:
 
 def yaml_text(value: str) -> str:
     """`value` as a YAML scalar: plain when it reads back the same, else double-quoted."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
     try:
         if YAML(typ="safe").load(f"title: {value}") == {"title": value}:
             return value
