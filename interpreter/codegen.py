@@ -12,11 +12,12 @@ small helper functions called once per evaluation.
 Content never reaches the source as code. Every name, number and text from content is
 written with `repr()` (a literal) or, for anything that is not a plain int, bool, str
 or None, bound in the namespace under a generated name (`_g3`). Identifiers in the
-source are all made here (`e_12`, `_t3`, `_g0`, `m`, `env`). The module is compiled once
-per program and executed into a fresh namespace holding only runtime.HELPERS; an
-expression built later (a tool's, a scenario's) is compiled then, into the same
-namespace. A malformed expression (unknown kind or function, wrong number of operands)
-is a RuleError when it is built, before anything runs.
+source are all made here (`e_12`, `_t3`, `_g0`, `m`, `env`). A program has one module, a
+namespace holding only runtime.HELPERS, into which code is compiled as it is needed: an
+expression's function is written when the expression is built and compiled at its first
+call (most never are: compiled blocks work their instructions' operands out inline). A
+malformed expression (unknown kind or function, wrong number of operands) is a RuleError
+when it is built, before anything runs.
 
 `build`, `build_items` and `build_offer` are what the instructions (ops.py) use.
 """
@@ -141,28 +142,28 @@ _UNITS: dict[int, tuple[weakref.ref, Unit]] = {}
 
 
 def unit_for(program: Program) -> Unit:
-    """The program's compiled module: every expression its instructions and functions
-    build, generated in one pass over them, compiled and executed once."""
-    return per_program(_UNITS, program, _compile_program)
+    """The program's compiled module: the functions of the expressions its instructions
+    and functions build, each written and compiled when first called (see Unit.stub)."""
+    return per_program(_UNITS, program, _program_unit)
 
 
-def _compile_program(program: Program) -> Unit:
-    from .ops import make_op
-
+def _program_unit(program: Program) -> Unit:
     unit = Unit(program.name)
     unit.pure_functions = pure_functions(program.functions)
     unit.inliner = Inliner(program.functions, unit.pure_functions)
     unit.tables = {name: make(program) for name, make in TABLES.items()}
     unit.things = (program.cards, program.locations)
     unit.stacking = program.stacking_pools()
-    with active(unit):  # the ops made here are thrown away: only the sources are kept
-        for block in program.blocks:
-            for ins in block:
-                make_op(ins, deferred=True)
-        for _params, body in program.functions.values():
-            build(body)
     unit.compile()
     return unit
+
+
+# What an expression's function runs until its first call: it has itself written and
+# compiled, takes on the compiled code and runs it (see Unit.stub). Set past any line of a
+# unit, it is never taken for a line of the rules (see blocks.marked).
+_STUB_SOURCE = "def stub(m, env, *, _k):\n    return _realise(_k)(m, env)\n"
+_STUB_CODE = next(c for c in compile(_STUB_SOURCE, "<hustings:stub>", "exec").co_consts
+                  if c.__class__ is types.CodeType).replace(co_firstlineno=1 << 30)
 
 
 def _shifted(code: types.CodeType, lines: int) -> types.CodeType:
@@ -189,8 +190,12 @@ class Unit:
         self.filename = f"<hustings:{name}>"
         self.lines: list[str] = []
         self.namespace: dict[str, Any] = {"__builtins__": {}, **HELPERS,
-                                          "_unbound": self.unbound, "_later": self._later}
+                                          "_unbound": self.unbound, "_later": self._later,
+                                          "_realise": self._realise}
         self.waiting: list[Any] = []  # functions `later` writes: how to, or their names
+        # expressions' functions not yet called (see `stub`): how to write each, or the
+        # function once written
+        self.stubbed: list[Any] = []
         self.names: dict[int, str] = {}  # id of an object bound in the namespace -> name
         # id of an expression (of an offer: with whether it is labelled) -> it, function
         self.sites: dict[Any, tuple[Any, str]] = {}
@@ -214,7 +219,7 @@ class Unit:
     def function(self, expr: tuple) -> Callable:
         # a constant reads no variable: its function needs no guard
         guard = not (expr.__class__ in (tuple, list) and len(expr) == 2 and expr[0] == "const")
-        return self._site(expr, "e", ("m", "env"), lambda w: w.value(expr), guard)
+        return self._site(expr, "e", ("m", "env"), lambda w: w.value(expr), guard, stub=True)
 
     def offer(self, option: tuple, labelled: bool = True) -> Callable:
         if option.__class__ not in (tuple, list) or len(option) != 5:
@@ -255,10 +260,19 @@ class Unit:
 
     def compile(self) -> None:
         """Compile what is written so far; from then on a new expression is compiled
-        when it is built (a few lines more in the same namespace)."""
+        when it is built (a few lines more in the same namespace), or first called."""
         with self.lock:
             self._compile_pending()
             self.compiled = True
+
+    def compile_stubs(self) -> None:
+        """Write and compile, in one go, every function still waiting for its first call."""
+        with self.lock:
+            waiting = [k for k, slot in enumerate(self.stubbed) if slot.__class__ is tuple]
+            names = [self.write(*self.stubbed[k][:4]) for k in waiting]
+            self._compile_pending()
+            for k, name in zip(waiting, names, strict=True):
+                self._take_code(k, self.namespace[name])
 
     def _compile_pending(self) -> None:
         start, self.done = self.done, len(self.lines)
@@ -273,19 +287,59 @@ class Unit:
 
     def _site(self, obj: Any, prefix: str, params: tuple[str, ...],
               emit: Callable[[Writer], list[str]], guard: bool = True,
-              key: Any = None) -> Callable:
+              key: Any = None, stub: bool = False) -> Callable:
         """The function of `obj`: a placeholder while collecting, else the compiled one
-        (written and compiled now when the first pass never saw it)."""
+        (written and compiled now when the first pass never saw it), or with `stub` one
+        written and compiled at its first call."""
         key = id(obj) if key is None else key
         hit = self.sites.get(key)
         if hit is None or hit[0] is not obj:
             with self.lock:
-                name = self.define(prefix, params, emit, guard)
-                self.sites[key] = (obj, name)
-                if self.compiled:
-                    self._compile_pending()
+                if stub and self.compiled:
+                    self.sites[key] = (obj, self.stub(prefix, params, emit, guard))
+                else:
+                    self.sites[key] = (obj, self.define(prefix, params, emit, guard))
+                    if self.compiled:
+                        self._compile_pending()
             hit = self.sites[key]
-        return self.namespace[hit[1]] if self.compiled else _not_compiled_yet
+        made = hit[1]
+        if made.__class__ is not str:
+            return made
+        return self.namespace[made] if self.compiled else _not_compiled_yet
+
+    def stub(self, prefix: str, params: tuple[str, ...],
+             emit: Callable[[Writer], list[str]], guard: bool) -> Callable:
+        """A function of (m, env) whose body is written now (a malformed expression is
+        refused here) but compiled at its first call; from then on it runs that compiled
+        code as its own (no call in between). Most are never called: an instruction's
+        operands have functions for running it alone, but compiled blocks work them out
+        inline."""
+        assert params == ("m", "env")
+        k = len(self.stubbed)
+        fn = types.FunctionType(_STUB_CODE, self.namespace, f"{prefix}_stub")
+        fn.__kwdefaults__ = {"_k": k}
+        self.stubbed.append((prefix, params, emit(Writer(self)), guard, fn))
+        return fn
+
+    def _realise(self, k: int) -> Callable:
+        """The compiled function of stub `k`, written and compiled now if it is not yet."""
+        slot = self.stubbed[k]
+        if slot.__class__ is tuple:
+            with self.lock:
+                slot = self.stubbed[k]
+                if slot.__class__ is tuple:
+                    name = self.write(*slot[:4])
+                    self._compile_pending()
+                    self._take_code(k, self.namespace[name])
+        return self.stubbed[k]
+
+    def _take_code(self, k: int, compiled: Callable) -> None:
+        """Stub `k` runs `compiled`'s code from now on (it has the same namespace)."""
+        fn = self.stubbed[k][4]
+        fn.__code__ = compiled.__code__
+        fn.__kwdefaults__ = None
+        fn.__name__ = fn.__qualname__ = compiled.__name__
+        self.stubbed[k] = compiled
 
     # ---- writing ----
     def define(self, prefix: str, params: tuple[str, ...],
@@ -295,7 +349,11 @@ class Unit:
         with no value is the RuleError `'x' has no value here` (a helper needs no guard of
         its own: the function calling it looks at the innermost frame). A body written
         before is that function again (the same text names the same bound objects)."""
-        body = emit(Writer(self, fast=fast))
+        return self.write(prefix, params, emit(Writer(self, fast=fast)), guard)
+
+    def write(self, prefix: str, params: tuple[str, ...], body: list[str],
+              guard: bool = True) -> str:
+        """Write one function of the body given (see `define`)."""
         key = (params, guard, tuple(body))
         name = self.bodies.get(key)
         if name is not None:
@@ -379,7 +437,7 @@ class Unit:
         if not 0 <= lasti // 2 < len(positions):
             return _UNKNOWN
         line, end, col, end_col = positions[lasti // 2]
-        if line is None or col is None or end_col is None:
+        if line is None or col is None or end_col is None or not 0 < line <= len(self.lines):
             return _UNKNOWN
         if line != end:
             return None

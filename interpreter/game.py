@@ -37,8 +37,9 @@ def ops_for(program: Program) -> list:
 
 def prepare(program: Program) -> None:
     """Compile all of the program now: its ops, functions and every block's segments
-    (a game otherwise compiles each block, and each op written inline, as it first
-    runs). Processes forked after it share the compiled code."""
+    (a game otherwise compiles each block, each op written inline and each expression's
+    function as it first runs). Processes forked after it share the compiled code."""
+    from .codegen import unit_for
     from .ops import built
 
     ops = ops_for(program)
@@ -46,6 +47,7 @@ def prepare(program: Program) -> None:
         for pc in range(len(row)):
             built(ops, block, pc)
     Machine(program, initial_state(program, 0), ops).segments.write_all()
+    unit_for(program).compile_stubs()
 
 
 def initial_state(program: Program, seed: int) -> GameState:

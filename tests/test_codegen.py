@@ -756,8 +756,24 @@ def test_every_expression_of_a_program_is_compiled_in_its_module(program):
     held += functions_in([body for _, body in Machine(
         program, initial_state(program, 1), ops_for(program)).functions.values()])
     assert len(held) > 300  # distinct functions: an expression written twice is one
-    assert {f.__code__.co_filename for f in held} == {unit.filename}
     assert all(f.__globals__ is unit.namespace for f in held)
+    waiting = [f for f in held if f.__code__.co_filename != unit.filename]
+    assert len(waiting) > 200  # compiled at their first call: most never are
+    unit.compile_stubs()
+    assert {f.__code__.co_filename for f in held} == {unit.filename}
+    assert all(f"def {f.__name__}(" in unit.source for f in held)
+
+
+def test_an_expression_is_compiled_at_its_first_call_and_then_runs_as_compiled(program):
+    unit = unit_for(program)
+    with building(program):
+        f = build(("arith", "+", v("y"), ("arith", "*", v("y"), c(3))))
+    assert f.__code__.co_filename != unit.filename and f"def {f.__name__}(" not in unit.source
+    m = Machine(program, initial_state(program, 1), ops_for(program))
+    assert f(m, {"y": 2}) == 8
+    compiled = unit.namespace[f.__name__]
+    assert f.__code__ is compiled.__code__ and f.__kwdefaults__ is None  # no call between
+    assert f(m, {"y": 5}) == 20
 
 
 def test_building_the_ops_again_finds_every_expression_compiled(program):
@@ -769,6 +785,20 @@ def test_building_the_ops_again_finds_every_expression_compiled(program):
     assert (len(unit.sites), len(unit.lines)) == (sites, lines)
 
 
+def test_an_error_at_a_first_call_is_not_placed_at_the_stubs_line():
+    """The code a function runs before its first call is no line of the rules: an error
+    raised then is placed by the rules' lines it went through, not by the stub's."""
+    from hustings.interpreter.blocks import marked
+
+    unit = Unit("test")
+    unit.write("s", ("m", "f"), ["m.work += 1  #@5:7"], guard=False)  # line 2 is marked
+    unit.compile()
+    f = unit.stub("e", ("m", "env"), lambda w: ["return env['n'] // 0"], True)
+    with pytest.raises(ZeroDivisionError) as caught:
+        f(None, {"n": 1})
+    assert marked(unit, caught.value) is None
+
+
 def test_an_expression_built_later_is_compiled_into_the_programs_module(program):
     unit = unit_for(program)
     late = ("arith", "+", c(40), ("arith", "*", v("x"), c(2)))
@@ -777,11 +807,14 @@ def test_an_expression_built_later_is_compiled_into_the_programs_module(program)
         assert build(late) is f  # the same expression: the same function
         listed = build_items(v("late_list"), "what the tool reads")
         assert build_items(v("late_list"), "what the tool reads") is not None
+    m = Machine(program, initial_state(program, 1), ops_for(program))
+    # its lines are numbered where they are in the module: a missing variable is named,
+    # at the first call (compiling it) as at any other
+    with pytest.raises(RuleError, match="^'x' has no value here$"):
+        f(m, {})
     assert f.__globals__ is unit.namespace and f.__code__.co_filename == unit.filename
     assert f"def {f.__name__}(" in unit.source
-    m = Machine(program, initial_state(program, 1), ops_for(program))
     assert f(m, {"x": 1}) == 42
-    # its lines are numbered where they are in the module: a missing variable is named
     with pytest.raises(RuleError, match="^'x' has no value here$"):
         f(m, {})
     with pytest.raises(RuleError, match="what the tool reads must be a list"):
@@ -790,10 +823,10 @@ def test_an_expression_built_later_is_compiled_into_the_programs_module(program)
 
 def test_an_expression_of_no_program_is_compiled_alone(program):
     f = build(("fmt", ["n=", ("arith", "-", v("n"), c(1))]))
-    assert f.__code__.co_filename == "<hustings:expression>"
     assert f.__globals__["__builtins__"] == {}
     m = Machine(program, initial_state(program, 1), ops_for(program))
     assert f(m, {"n": 3}) == "n=2"
+    assert f.__code__.co_filename == "<hustings:expression>"
     with pytest.raises(RuleError, match="^'n' has no value here$"):
         f(m, {})
 
