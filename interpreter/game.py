@@ -46,8 +46,10 @@ def prepare(program: Program) -> None:
     for block, row in enumerate(ops):
         for pc in range(len(row)):
             built(ops, block, pc)
+    unit = unit_for(program)
+    unit.compile_stubs()  # before the segments: two compiles held in memory one at a time
     Machine(program, initial_state(program, 0), ops).segments.write_all()
-    unit_for(program).compile_stubs()
+    unit.compile_stubs()
 
 
 def initial_state(program: Program, seed: int) -> GameState:
