@@ -184,7 +184,9 @@ class Segments:
             for block in range(len(self.program.blocks)):
                 if block not in self.blocks_written and self.program.blocks[block]:
                     self._write_block(block)
-            self._compile()
+                    if len(self.unit.lines) - self.unit.done > WRITE_ALL_BATCH:
+                        self._compile()  # a batch at a time: one compile holds its syntax
+            self._compile()  # trees in memory, and those of the whole program are large
 
     # ---- writing ----
     def _write_block(self, block: int) -> list[int]:
@@ -514,6 +516,7 @@ def marked(unit: Unit, error: BaseException) -> tuple[int, int] | None:
 
 
 _SEGMENTS: dict[int, tuple] = {}
+WRITE_ALL_BATCH = 2_000  # lines of source write_all compiles at once, about (see compile_stubs)
 
 
 def segments_for(program: Program, ops: list[list[Any]]) -> Segments:

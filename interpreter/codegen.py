@@ -265,14 +265,20 @@ class Unit:
             self._compile_pending()
             self.compiled = True
 
-    def compile_stubs(self) -> None:
-        """Write and compile, in one go, every function still waiting for its first call."""
+    def compile_stubs(self, batch: int = 2_000) -> None:
+        """Compile every function still waiting for its first call, about `batch` lines
+        at a time (a compile holds its syntax trees in memory: all at once, megabytes)."""
         with self.lock:
-            waiting = [k for k, slot in enumerate(self.stubbed) if slot.__class__ is tuple]
-            names = [self.write(*self.stubbed[k][:4]) for k in waiting]
-            self._compile_pending()
-            for k, name in zip(waiting, names, strict=True):
-                self._take_code(k, self.namespace[name])
+            written: list[tuple[int, str]] = []
+            for k, slot in enumerate(self.stubbed):
+                if slot.__class__ is tuple:
+                    written.append((k, self.write(*slot[:4])))
+                if written and (len(self.lines) - self.done > batch
+                                or k == len(self.stubbed) - 1):
+                    self._compile_pending()
+                    for done, name in written:
+                        self._take_code(done, self.namespace[name])
+                    written.clear()
 
     def _compile_pending(self) -> None:
         start, self.done = self.done, len(self.lines)

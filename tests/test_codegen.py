@@ -764,6 +764,23 @@ def test_every_expression_of_a_program_is_compiled_in_its_module(program):
     assert all(f"def {f.__name__}(" in unit.source for f in held)
 
 
+def test_compiling_a_whole_program_goes_a_batch_at_a_time(monkeypatch):
+    """prepare compiles a few thousand lines at a time: one compile of all of 1960's
+    generated source held 40 MB of syntax trees at once."""
+    chunks: list[int] = []
+
+    def counting(source, *args):
+        chunks.append(source.count("\n"))
+        return compile(source, *args)
+
+    monkeypatch.setattr(codegen, "compile", counting, raising=False)
+    fresh = load_pack()
+    prepare(fresh)
+    assert sum(chunks) > 10_000 and len(chunks) > 5
+    assert max(chunks) < 3_000  # a batch: 2,000 lines and the block or function past them
+    assert Game.new(fresh, seed=3).num_actions() > 0
+
+
 def test_an_expression_is_compiled_at_its_first_call_and_then_runs_as_compiled(program):
     unit = unit_for(program)
     with building(program):
