@@ -181,9 +181,10 @@ def _not_compiled_yet(m, env, *rest):  # pragma: no cover - only a bug would cal
 class Unit:
     """The generated module of one program: its source lines and namespace.
 
-    First it collects (each `function`/`offer` call writes a function and answers a
-    placeholder); after `compile`, the same calls answer the compiled functions, and
-    one it has not seen is written and compiled then.
+    Until its first `compile` it only collects (each `function`/`offer` call writes a
+    function and answers a placeholder); from then on an offer is written and compiled
+    when it is built, an expression's function written then and compiled at its first
+    call (see `stub`).
     """
 
     def __init__(self, name: str) -> None:
@@ -197,8 +198,9 @@ class Unit:
         # function once written
         self.stubbed: list[Any] = []
         self.names: dict[int, str] = {}  # id of an object bound in the namespace -> name
-        # id of an expression (of an offer: with whether it is labelled) -> it, function
-        self.sites: dict[Any, tuple[Any, str]] = {}
+        # id of an expression (of an offer: with whether it is labelled) -> it and its
+        # function's name, or the function itself (a stub, see `stub`)
+        self.sites: dict[Any, tuple[Any, str | Callable]] = {}
         self.checked: dict[tuple, tuple] = {}  # (id, purpose) -> expression, checked form
         self.bodies: dict[tuple, str] = {}  # (parameters, body lines) -> function name
         self.pure_functions: frozenset[str] = frozenset()  # pack functions with no effects
@@ -295,8 +297,8 @@ class Unit:
               emit: Callable[[Writer], list[str]], guard: bool = True,
               key: Any = None, stub: bool = False) -> Callable:
         """The function of `obj`: a placeholder while collecting, else the compiled one
-        (written and compiled now when the first pass never saw it), or with `stub` one
-        written and compiled at its first call."""
+        (written and compiled now, the first time), or with `stub` one written now and
+        compiled at its first call."""
         key = id(obj) if key is None else key
         hit = self.sites.get(key)
         if hit is None or hit[0] is not obj:
