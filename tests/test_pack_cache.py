@@ -57,6 +57,17 @@ def test_the_cached_program_plays_as_a_fresh_compile(cache, monkeypatch):
     assert played(cached, 5) == played(fresh, 5)
 
 
+def test_a_name_read_back_is_one_string_object(cache):
+    """A compiled program holds a copy of a player's name at every place the content names
+    it; read back from the cache, all are one object (compared by identity first)."""
+    fresh = check_pack().program  # compiled, then read back as it was kept
+    cached = load_pack()  # from the cache
+    for program in (fresh, cached):
+        seats = program.players
+        where = [owner for owner, _ in program.initial["pools"]["state"].values()]
+        assert where and all(any(o is seat for seat in seats) for o in where)
+
+
 def test_any_change_is_a_miss(cache, tmp_path):
     pack = tmp_path / "pack"
     shutil.copytree(builtin_pack(), pack, ignore=shutil.ignore_patterns("scenarios"))
