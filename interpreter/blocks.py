@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .codegen import Unit, Writer, checked_items, fast_pays, per_program, unit_for
+from .codegen import COMPILE_BATCH, Unit, Writer, checked_items, fast_pays, per_program, unit_for
 from .errors import RuleError
 from .narration import CAUSE
 from .ops import CHOSEN_FROM, built
@@ -184,9 +184,9 @@ class Segments:
             for block in range(len(self.program.blocks)):
                 if block not in self.blocks_written and self.program.blocks[block]:
                     self._write_block(block)
-                    if len(self.unit.lines) - self.unit.done > WRITE_ALL_BATCH:
-                        self._compile()  # a batch at a time: one compile holds its syntax
-            self._compile()  # trees in memory, and those of the whole program are large
+                    if self.unit.pending() > COMPILE_BATCH:
+                        self._compile()  # a batch at a time (see COMPILE_BATCH)
+            self._compile()
 
     # ---- writing ----
     def _write_block(self, block: int) -> list[int]:
@@ -516,7 +516,6 @@ def marked(unit: Unit, error: BaseException) -> tuple[int, int] | None:
 
 
 _SEGMENTS: dict[int, tuple] = {}
-WRITE_ALL_BATCH = 2_000  # lines of source write_all compiles at once, about (see compile_stubs)
 
 
 def segments_for(program: Program, ops: list[list[Any]]) -> Segments:

@@ -139,6 +139,10 @@ def per_program(cache: dict, program: Program, make: Callable[[Program], Any]) -
 
 # ---- the compilation unit of one program --------------------------------------------
 _UNITS: dict[int, tuple[weakref.ref, Unit]] = {}
+# Lines compiled at once, about, when a whole program is (Unit.compile_stubs,
+# blocks.Segments.write_all): a compile holds the syntax trees of all it reads, and those
+# of all of a program's source at once take tens of megabytes.
+COMPILE_BATCH = 2_000
 
 
 def unit_for(program: Program) -> Unit:
@@ -267,16 +271,19 @@ class Unit:
             self._compile_pending()
             self.compiled = True
 
-    def compile_stubs(self, batch: int = 2_000) -> None:
-        """Compile every function still waiting for its first call, about `batch` lines
-        at a time (a compile holds its syntax trees in memory: all at once, megabytes)."""
+    def pending(self) -> int:
+        """Lines written and not compiled yet."""
+        return len(self.lines) - self.done
+
+    def compile_stubs(self) -> None:
+        """Compile every function still waiting for its first call, COMPILE_BATCH lines
+        at a time, about."""
         with self.lock:
             written: list[tuple[int, str]] = []
             for k, slot in enumerate(self.stubbed):
                 if slot.__class__ is tuple:
                     written.append((k, self.write(*slot[:4])))
-                if written and (len(self.lines) - self.done > batch
-                                or k == len(self.stubbed) - 1):
+                if written and (self.pending() > COMPILE_BATCH or k == len(self.stubbed) - 1):
                     self._compile_pending()
                     for done, name in written:
                         self._take_code(done, self.namespace[name])
