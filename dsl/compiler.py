@@ -102,7 +102,7 @@ class Compiler:
         try:
             tree = parse(text, source)
         except DslSyntaxError as e:
-            self.report.error(e.source, "E201", e.message, e.hint)
+            self.report.error(*self._named(e))
             return None
         unit = _Unit(self, source, owner, set(params or []))
         unit.rebound = rebound_names(tree)
@@ -113,6 +113,22 @@ class Compiler:
             self._too_deep(source)
             return None
         return block if len(self.report.errors) == before else None
+
+    def _named(self, e: DslSyntaxError) -> tuple[Source, str, str, str]:
+        """A syntax error as reported: where the parser wanted one of the pack's names
+        (a `whenever`'s announcement), checked against them and listed in the hint."""
+        if e.wants is None or e.wants[0] != "announcement":
+            return e.source, "E201", e.message, e.hint
+        _, word, at = e.wants
+        known = self.sym.announcements
+        said = [f"{n}({', '.join(p)})" for n, p in sorted(known.items())]
+        more = f" and {len(said) - 8} more" if len(said) > 8 else ""
+        listed = f"; the rules announce {', '.join(said[:8])}{more}" if said else ""
+        if word not in known:
+            what = f"{word!r} is not an" if word else "a `whenever` names no"
+            close = did_you_mean(word, known) if word else None
+            return (at, "E201", f"{what} announcement of the rules", close or e.hint + listed)
+        return e.source, "E201", e.message, e.hint + listed
 
     def compile_reaction(self, body: str, source: Source, condition: str | None,
                          cond_source: Source | None, owner: str,

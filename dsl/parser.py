@@ -40,11 +40,15 @@ class _Indenter(Indenter):
 
 
 class DslSyntaxError(Exception):
-    def __init__(self, source: Source, message: str, hint: str = "") -> None:
+    def __init__(self, source: Source, message: str, hint: str = "",
+                 wants: tuple[str, str, Source] | None = None) -> None:
         super().__init__(message)
         self.source = source
         self.message = message
         self.hint = hint
+        # what the pack names at a spot the error concerns: (kind, the word written there,
+        # its position), for the compiler to check it against the pack and list the names
+        self.wants = wants
 
 
 @lru_cache(maxsize=1)
@@ -232,6 +236,11 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
         last = max((n for n, text in enumerate(lines, 1) if _code(text)), default=1)
         end = len(lines[last - 1].split("#")[0].rstrip()) + 1 if lines else 1
         return DslSyntaxError(source.at(last, end), "the text ends too early", expect)
+    named = _after_whenever(lines[line - 1] if line <= len(lines) else "", col)
+    if named is not None:  # the compiler says which announcements there are
+        return DslSyntaxError(source.at(line, col), f"unexpected {str(token)!r} in a `whenever`",
+                              WHENEVER_FORM, wants=("announcement", named[1],
+                                                    source.at(line, named[0])))
     if "_NL" in expected and _ends_block_opener(lines, line, col):
         return DslSyntaxError(source.at(line, col), "expected an indented block after ':'",
                               "indent the lines that belong to it")
@@ -260,6 +269,9 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
     return DslSyntaxError(source.at(line, col), f"unexpected {word!r}", expect)
 
 
+WHENEVER_FORM = ("write `whenever NAME:`, `whenever NAME(a, b):` or `whenever NAME(a, b) "
+                 "if COND:` (docs/dsl.md, section 7.2)")
+
 # Where a decision's clauses go, for a clause written out of its place.
 CLAUSE_ORDER = {
     "asking": 'a menu asks right after `chooses` (`P chooses asking "..." noting "...":`); '
@@ -268,6 +280,14 @@ CLAUSE_ORDER = {
                 '`asking` (`P chooses x from LIST labelled "..." asking "..."`); a menu\'s '
                 'options are labelled by their own text',
 }
+
+
+def _after_whenever(text: str, col: int) -> tuple[int, str] | None:
+    """The column and text of the word after `whenever`, when the unexpected token
+    follows it (`whenever a card is played:` reads like card text, but `a` is no
+    announcement)."""
+    m = re.match(r"(\s*whenever\b\s*)(\"[^\"]*\"?|[^\s(:]*)", text)
+    return (m.end(1) + 1, m.group(2)) if m and col > m.end(1) else None
 
 
 def _ends_block_opener(lines: list[str], line: int, col: int) -> bool:

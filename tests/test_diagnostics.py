@@ -237,6 +237,40 @@ def test_e201_misspelt_keyword_inside_an_expression(pack):
     assert expect(loaded, "E201", path, line, col).hint.startswith("did you mean `support`?")
 
 
+REACTS = "until end of turn:\n  {}\n    nixon gains 1 momentum"
+
+
+@pytest.mark.parametrize("line", ["whenever a card is played by kennedy:", "whenever:"])
+def test_e201_whenever_in_card_words_is_pointed_at_and_told_the_announcements(pack, line):
+    # A designer writes the card's words; the spot is the first of them, and the hint
+    # gives the statement's form and the announcements the rules make, with their values.
+    path = add_card(pack, REACTS.format(line))
+    loaded = check_pack(pack)
+    row, col = position(path, "whenever")
+    err = expect(loaded, "E201", path, row, col + len("whenever") + (line != "whenever:"))
+    assert "not an announcement" in err.message or "names no announcement" in err.message
+    assert "`whenever NAME(a, b) if COND:`" in err.hint
+    assert "card_played(player, card, use)" in err.hint and "campaigned(" in err.hint
+
+
+@pytest.mark.parametrize("written", ["card_playd", '"card played"'])
+def test_e201_whenever_misspelt_announcement_did_you_mean(pack, written):
+    path = add_card(pack, REACTS.format(f"whenever {written}(who, what, use) when who == kennedy:"))
+    loaded = check_pack(pack)
+    err = expect(loaded, "E201", path, *position(path, written))
+    assert err.message == f"{written!r} is not an announcement of the rules"
+    assert err.hint == "did you mean `card_played`?"
+
+
+def test_e201_whenever_a_known_announcement_points_at_the_word_after_it(pack):
+    line = "whenever card_played(who, what, use) when who == kennedy:"
+    path = add_card(pack, REACTS.format(line))
+    loaded = check_pack(pack)
+    err = expect(loaded, "E201", path, *position(path, "when who"))
+    assert err.message == "unexpected 'when' in a `whenever`"
+    assert err.hint.startswith("write `whenever NAME:`") and "turn_began(turn)" in err.hint
+
+
 @pytest.mark.parametrize(("word", "meant"), [
     ("labeled", "labelled"), ("whenver", "whenever"), ("suppotr", "support"),
     ("anounce", "announce"), ("Shuffel", "shuffle"), ("spuprot", None), ("supportt", "support")])
