@@ -257,7 +257,16 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
         start = len(text) - len(text.lstrip()) + 1
         return DslSyntaxError(source.at(line, start), "this is still a TODO placeholder",
                               "write it in the effect language (docs/dsl.md lists every form)")
-    first = _misspelt_statement_word(text, col)
+    verb = _card_verb(text, col)
+    if verb is not None:
+        start, wrong, form = verb
+        return DslSyntaxError(source.at(line, start),
+                              f"'{wrong}' is card wording; effect text says it another way",
+                              f"write {form} (docs/dsl.md)")
+    # `player scores ...`: the first word may be the subject of a statement, so only a
+    # keyword one letter off it is suggested (`mov` is `move`, `player` is not `place`)
+    subject = any(literals().get(t) == "chooses" for t in expected)
+    first = _misspelt_statement_word(text, col, near_only=subject)
     if first is not None:
         start, wrong, hint = first
         return DslSyntaxError(source.at(line, start), f"'{wrong}' does not start a statement",
@@ -299,13 +308,45 @@ def _ends_block_opener(lines: list[str], line: int, col: int) -> bool:
     return prev is not None and lines[prev - 1].split("#")[0].rstrip().endswith(":")
 
 
-def _misspelt_statement_word(text: str, col: int) -> tuple[int, str, str] | None:
-    """`mov player to X`: the first word is a near miss of a statement keyword."""
+# Card text's verbs the language words otherwise (`P adds 2 ...`, `draw 2 cards`,
+# `for each state in ...`): the word, as the statement's first or second -> what to write.
+_ADD = "`P must add N NAME support in PLACES` (or `may add`)"
+_SUBTRACT = "`P must subtract N NAME support from Q in PLACES` (or `may subtract`)"
+_DEAL = "`deal N from ZONE to ZONE`, or `transfer CARD to ZONE` for one card"
+CARD_VERBS = {
+    "add": _ADD, "adds": _ADD, "subtract": _SUBTRACT, "subtracts": _SUBTRACT,
+    "draw": _DEAL, "draws": _DEAL, "discard": _DEAL, "discards": _DEAL,
+    "each": "`for NAME in LIST:` (no `each`: the name stands for each item in turn)",
+}
+
+
+def _card_verb(text: str, col: int) -> tuple[int, str, str] | None:
+    """The column, word and form to write of a card-text verb that the statement starts
+    with or goes on with after its subject, at or before the unexpected token."""
+    for m in re.finditer(r"[A-Za-z_]\w*", text):
+        if m.start() >= col or len(text[:m.start()].split()) > 1:
+            return None  # past the error, or no longer the first or second word
+        form = CARD_VERBS.get(m.group().lower())
+        # the verb is the unexpected token, or the word right before it
+        if form is not None and (m.start() + 1 == col or not text[m.end():col - 1].strip()):
+            return m.start() + 1, m.group(), form
+    return None
+
+
+def _misspelt_statement_word(text: str, col: int,
+                             near_only: bool = False) -> tuple[int, str, str] | None:
+    """`mov player to X`: the first word is a near miss of a statement keyword (with
+    `near_only`, one letter off it)."""
     m = re.match(r"(\s*)([A-Za-z_]\w*)\s+$", text[:col - 1])
     if not m or m.group(2) in literals().values():
         return None
-    hint = did_you_mean(m.group(2), statement_words())
-    return (len(m.group(1)) + 1, m.group(2), hint) if hint else None
+    word = m.group(2)
+    if near_only:
+        near = sorted(w for w in statement_words() if _one_edit_apart(word.lower(), w))
+        hint = f"did you mean `{near[0]}`?" if near else None
+    else:
+        hint = did_you_mean(word, statement_words())
+    return (len(m.group(1)) + 1, word, hint) if hint else None
 
 
 def _code(text: str) -> str:

@@ -271,6 +271,40 @@ def test_e201_whenever_a_known_announcement_points_at_the_word_after_it(pack):
     assert err.hint.startswith("write `whenever NAME:`") and "turn_began(turn)" in err.hint
 
 
+@pytest.mark.parametrize(("event", "verb", "form"), [
+    ("add 2 support in NY", "add", "`P must add N NAME support in PLACES`"),
+    ("nixon adds 2 state support in NY", "adds", "`P must add N NAME support in PLACES`"),
+    ("kennedy subtracts 1 state support in NY", "subtracts", "`P must subtract N NAME"),
+    ("nixon draws 2 cards", "draws", "`deal N from ZONE to ZONE`"),
+    ("discard 1", "discard", "`transfer CARD to ZONE`"),
+    ("for each s in [NY]:\n  nixon gains 1 momentum", "each", "`for NAME in LIST:`")])
+def test_e201_card_wording_is_told_the_statement_to_write(pack, event, verb, form):
+    path = add_card(pack, event)
+    loaded = check_pack(pack)
+    err = expect(loaded, "E201", path, *position(path, verb, after="event:"))
+    assert err.message == f"'{verb}' is card wording; effect text says it another way"
+    assert err.hint.startswith("write ") and form in err.hint
+
+
+def test_e201_a_verb_far_from_the_error_is_not_blamed(pack):
+    # `each` is a name here; the error is the `*` further on
+    path = add_card(pack, "let each = 3 +* 2")
+    loaded = check_pack(pack)
+    err = expect(loaded, "E201", path, *position(path, "* 2"))
+    assert err.message == "unexpected '*'"
+
+
+def test_e201_a_subject_is_not_taken_for_a_misspelt_keyword(pack):
+    # `player` parses as who acts, so `place` is not suggested; `mov` is one letter off
+    path = add_card(pack, "player scores 2 points")
+    loaded = check_pack(pack)
+    err = expect(loaded, "E201", path, *position(path, "scores"))
+    assert "did you mean" not in err.hint and "'gains'" in err.hint
+    path = add_card(pack, "mov nixon to NY", number=902)
+    loaded = check_pack(pack)
+    assert expect(loaded, "E201", path, *position(path, "mov")).hint == "did you mean `move`?"
+
+
 @pytest.mark.parametrize(("word", "meant"), [
     ("labeled", "labelled"), ("whenver", "whenever"), ("suppotr", "support"),
     ("anounce", "announce"), ("Shuffel", "shuffle"), ("spuprot", None), ("supportt", "support")])
