@@ -281,10 +281,12 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
 WHENEVER_FORM = ("write `whenever NAME:`, `whenever NAME(a, b):` or `whenever NAME(a, b) "
                  "if COND:` (docs/dsl.md, section 7.2)")
 
-# Where a decision's clauses go, for a clause written out of its place.
+# Where a keyword goes, for one written out of its place (a decision's clauses, `has`).
 CLAUSE_ORDER = {
     "asking": 'a menu asks right after `chooses` (`P chooses asking "..." noting "...":`); '
               'a pick from a list last (`P chooses x from LIST labelled "..." asking "..."`)',
+    "has": "`P has EFFECT` starts a lasting effect, a statement of its own; a condition "
+           "reads one with `EFFECT of P > 0` (docs/dsl.md, section 7), or compares values",
     "labelled": 'only a pick from a list is labelled, right after its list and before any '
                 '`asking` (`P chooses x from LIST labelled "..." asking "..."`); a menu\'s '
                 'options are labelled by their own text',

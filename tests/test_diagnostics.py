@@ -286,6 +286,14 @@ def test_e201_card_wording_is_told_the_statement_to_write(pack, event, verb, for
     assert err.hint.startswith("write ") and form in err.hint
 
 
+def test_e201_has_in_a_condition_is_told_how_an_effect_is_read(pack):
+    path = add_card(pack, "if nixon has campaign_tax:\n  nixon gains 1 momentum")
+    loaded = check_pack(pack)
+    err = expect(loaded, "E201", path, *position(path, "has"))
+    assert err.message == "'has' is out of place here"
+    assert "`EFFECT of P > 0`" in err.hint
+
+
 def test_e201_a_verb_far_from_the_error_is_not_blamed(pack):
     # `each` is a name here; the error is the `*` further on
     path = add_card(pack, "let each = 3 +* 2")
