@@ -20,6 +20,10 @@ from .diagnostics import Report, Source, did_you_mean
 from .parser import DslSyntaxError, parse
 from .typecheck import TypeChecks, rebound_names, text_of, want
 
+# Numbers a card writes as words ("gains one point"): the language takes digits.
+NUMBER_WORDS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+
 # Phrases and the library procedures they call, with the parameters each gets.
 PHRASES = {
     "add_support": ["who", "pool", "amount", "targets", "per", "optional"],
@@ -801,7 +805,10 @@ class _Unit(TypeChecks):
         return ("const", None)
 
     def _name_hint(self, n: str) -> str:
-        """A near name; or the id of a place the text wrote by its full name."""
+        """A near name; the id of a place the text wrote by its full name; or the digits
+        of a number written as a word."""
+        if n.lower() in NUMBER_WORDS and n not in self.sym.all_names() | self.scope:
+            return f"write the number in digits: `{NUMBER_WORDS[n.lower()]}`"
         for loc_id, attrs in self.sym.locations.items():
             if str(attrs.get("name", "")).replace(" ", "").lower() == n.lower():
                 return f"did you mean `{loc_id}` ({attrs['name']})?"

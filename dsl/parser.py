@@ -204,6 +204,9 @@ def _syntax_error(e: UnexpectedInput, body: str, source: Source) -> DslSyntaxErr
     if isinstance(e, UnexpectedToken):
         return _unexpected_token(e, lines, source, line, col)
     if isinstance(e, UnexpectedCharacters):
+        if e.char == "." and not body.split("\n")[line - 1][col:].split("#")[0].strip():
+            return DslSyntaxError(source.at(line, col), "a statement ends with its line, "
+                                  "not with a full stop", "remove the '.'")
         if e.char == '"':
             return DslSyntaxError(source.at(line, col), "a quoted string is never closed",
                                   'end it with `"` on the same line')
@@ -236,7 +239,8 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
         last = max((n for n, text in enumerate(lines, 1) if _code(text)), default=1)
         end = len(lines[last - 1].split("#")[0].rstrip()) + 1 if lines else 1
         return DslSyntaxError(source.at(last, end), "the text ends too early", expect)
-    named = _after_whenever(lines[line - 1] if line <= len(lines) else "", col)
+    text = lines[line - 1] if line <= len(lines) else ""
+    named = _after_whenever(text, col)
     if named is not None:  # the compiler says which announcements there are
         return DslSyntaxError(source.at(line, col), f"unexpected {str(token)!r} in a `whenever`",
                               WHENEVER_FORM, wants=("announcement", named[1],
@@ -245,6 +249,12 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
         return DslSyntaxError(source.at(line, col), "expected an indented block after ':'",
                               "indent the lines that belong to it")
     word = str(token)
+    assigned = re.match(r"\s*([A-Za-z_]\w*)\s*$", text[:col - 1]) if word == "=" else None
+    if assigned:  # `x = 2` as a statement
+        name = assigned.group(1)
+        return DslSyntaxError(source.at(line, col), f"'{name} = ...' is not a statement",
+                              f"give a new name a value with `let {name} = ...`, change one "
+                              f"with `set {name} to ...`; compare with `==`")
     if word in CLAUSE_ORDER:
         return DslSyntaxError(source.at(line, col), f"'{word}' is out of place here",
                               CLAUSE_ORDER[word])
@@ -252,7 +262,6 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
     close = did_you_mean(word, keywords)
     if close:
         return DslSyntaxError(source.at(line, col), f"unexpected {word!r}", f"{close} {expect}")
-    text = lines[line - 1] if line <= len(lines) else ""
     if text.strip().upper().startswith("TODO"):
         start = len(text) - len(text.lstrip()) + 1
         return DslSyntaxError(source.at(line, start), "this is still a TODO placeholder",

@@ -294,6 +294,41 @@ def test_e201_has_in_a_condition_is_told_how_an_effect_is_read(pack):
     assert "`EFFECT of P > 0`" in err.hint
 
 
+def test_e201_an_assignment_is_told_let_and_set(pack):
+    path = add_card(pack, "let x = 1\nx = 2")
+    loaded = check_pack(pack)
+    err = expect(loaded, "E201", path, *position(path, "= 2"))
+    assert err.message == "'x = ...' is not a statement"
+    assert "`let x = ...`" in err.hint and "`set x to ...`" in err.hint
+    # in a condition, `=` is still taken for `==`
+    path = add_card(pack, "if momentum of nixon = 2:\n  nixon gains 1 momentum", number=902)
+    loaded = check_pack(pack)
+    assert expect(loaded, "E201", path, *position(path, "= 2")).hint.startswith(
+        "did you mean `==`?")
+
+
+def test_e201_a_full_stop_at_the_end_of_a_statement(pack):
+    path = add_card(pack, "nixon gains 1 momentum.")
+    loaded = check_pack(pack)
+    line, col = position(path, "momentum.")
+    err = expect(loaded, "E201", path, line, col + len("momentum"))
+    assert err.message == "a statement ends with its line, not with a full stop"
+    path = add_card(pack, "let x = 1.5", number=902)  # not at the end: no such advice
+    loaded = check_pack(pack)
+    assert expect(loaded, "E201", path, *position(path, ".5")).message == \
+        "unexpected character '.'"
+
+
+def test_e315_a_number_written_as_a_word(pack):
+    path = add_card(pack, "nixon gains two momentum")
+    loaded = check_pack(pack)
+    err = expect(loaded, "E315", path, *position(path, "two"))
+    assert err.hint == "write the number in digits: `2`"
+    path = add_card(pack, "let three = 3\nnixon gains three momentum", number=902)
+    errors = check_pack(pack).report.errors
+    assert not [d for d in errors if d.source.path.endswith("902-broken.yaml")]
+
+
 def test_e201_a_verb_far_from_the_error_is_not_blamed(pack):
     # `each` is a name here; the error is the `*` further on
     path = add_card(pack, "let each = 3 +* 2")
