@@ -2,7 +2,7 @@
 
 The machine keeps its frames in the state, so a game can pause at any decision, be
 saved and resume there. Only what may pause needs a frame; everything between two such
-points runs here as ordinary Python, in the program's generated module (codegen.Unit).
+points runs here as ordinary Python, in the program's generated module (unit.Unit).
 
 A block is *framed* when running it may pause or push a frame: it holds a decision, an
 event, an announcement, a reaction, a guard, `finish`, a call of a framed procedure, or
@@ -24,7 +24,7 @@ as it was when every block ran in a frame. Work is charged as before, one unit p
 instruction: a piece of straight-line code charges its length as it starts, and a loop
 looks at the budget (and the clock, every so often) at each pass.
 
-Content reaches the source only as literals (codegen.Unit.literal); every identifier is
+Content reaches the source only as literals (unit.Unit.literal); every identifier is
 made here.
 """
 
@@ -33,11 +33,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .codegen import COMPILE_BATCH, Unit, Writer, checked_items, fast_pays, per_program, unit_for
+from .codegen import Writer, checked_items, fast_pays
 from .errors import RuleError
 from .narration import CAUSE
 from .ops import CHOSEN_FROM, built
 from .program import Program
+from .unit import COMPILE_BATCH, Unit, per_program, unit_for
 
 # Instructions that end a segment: they may pause, push a frame or pop one (a guard's
 # reaction stops when its condition fails; `finish` empties the stack).

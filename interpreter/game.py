@@ -19,13 +19,13 @@ from typing import Any
 
 from . import rng
 from .budget import Budget
-from .codegen import per_program
 from .errors import IllegalAction, RuleError, SaveError
 from .invariants import first_violation
 from .machine import Machine, build_ops
 from .narration import CAUSE
 from .program import Program
 from .state import GameState, clone, copy_value
+from .unit import per_program
 
 _OPS_CACHE: dict[int, tuple] = {}
 
@@ -39,8 +39,8 @@ def prepare(program: Program) -> None:
     """Compile all of the program now: its ops, functions and every block's segments
     (a game otherwise compiles each block, each op written inline and each expression's
     function as it first runs). Processes forked after it share the compiled code."""
-    from .codegen import unit_for
     from .ops import built
+    from .unit import unit_for
 
     ops = ops_for(program)
     for block, row in enumerate(ops):

@@ -13,11 +13,11 @@ from typing import Any
 from . import rng
 from .blocks import marked, segments_for
 from .budget import DEFAULT, MAX_TEXT, Budget, too_big
-from .codegen import build, building, per_program
 from .errors import RuleError, in_plain_words
 from .ops import REACT, REACTION_ID, built
 from .program import Program
 from .state import Frame, GameState
+from .unit import build, building, per_program
 
 # Units of work between looks at the clock.
 _CHUNK = 1024

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from . import narration as tell
 from .budget import list_size, too_big
-from .codegen import active, build, build_items, build_offer, current_unit, pure, variables_read
+from .codegen import variables_read
 from .errors import RuleError
 from .narration import CAUSE
 from .state import copy_value
+from .unit import active, build, build_items, build_offer, current_unit, pure
 
 REACT = "@react"  # the dispatch loop's variable: [block, variables] of the reaction it runs
 REACTION_ID = "@reaction"  # in a lasting reaction's variables: its id (to spend its uses)

@@ -148,7 +148,7 @@ def test_an_error_passing_generated_code_with_no_line_is_still_positioned(tmp_pa
     import types
 
     from hustings.interpreter.blocks import marked
-    from hustings.interpreter.codegen import unit_for
+    from hustings.interpreter.unit import unit_for
 
     _, program = probe_pack(tmp_path, "let x = 3\nlet y = 999999999999999999 * x * x * x")
     with pytest.raises(RuleError) as caught:

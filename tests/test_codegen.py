@@ -22,13 +22,14 @@ from minipack import write
 
 from hustings.dsl.loading import load_pack
 from hustings.interpreter import codegen
+from hustings.interpreter import unit as unit_module
 from hustings.interpreter.builtins import BUILTINS
-from hustings.interpreter.codegen import Unit, build, build_items, building, unit_for
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game, initial_state, ops_for, prepare
 from hustings.interpreter.machine import Machine
 from hustings.interpreter.ops import Deferred
 from hustings.interpreter.runtime import HELPERS
+from hustings.interpreter.unit import Unit, build, build_items, building, unit_for
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +104,7 @@ def test_variables_and_their_missing_error(program):
 def test_without_column_positions_a_missing_variable_is_found_by_its_name(program,
                                                                           monkeypatch):
     # python -X no_debug_ranges keeps no columns: the key, unbound and read here, decides
-    monkeypatch.setattr(Unit, "_read_at", lambda self, code, lasti: codegen._UNKNOWN)
+    monkeypatch.setattr(Unit, "_read_at", lambda self, code, lasti: unit_module._UNKNOWN)
     counter = program.counters[0]
     assert run(program, ("arith", "+", c(1), v("x"))) == ("RuleError",
                                                           "'x' has no value here")
@@ -773,7 +774,7 @@ def test_compiling_a_whole_program_goes_a_batch_at_a_time(monkeypatch):
         chunks.append(source.count("\n"))
         return compile(source, *args)
 
-    monkeypatch.setattr(codegen, "compile", counting, raising=False)
+    monkeypatch.setattr(unit_module, "compile", counting, raising=False)
     fresh = load_pack()
     prepare(fresh)
     assert sum(chunks) > 10_000 and len(chunks) > 5

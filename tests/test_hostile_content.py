@@ -16,10 +16,10 @@ import pytest
 
 from hustings.dsl.loading import check_pack, load_pack
 from hustings.interpreter.budget import Budget
-from hustings.interpreter.codegen import build
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game, initial_state, ops_for
 from hustings.interpreter.machine import Machine
+from hustings.interpreter.unit import build
 
 SECONDS = 5.0  # acceptance 2: every hostile case ends within this
 

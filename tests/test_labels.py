@@ -14,12 +14,12 @@ import pytest
 from minipack import make_pack
 
 from hustings.dsl.loading import load_pack
-from hustings.interpreter.codegen import build_offer, building
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game
 from hustings.interpreter.machine import numbered
 from hustings.interpreter.ops import Choose, Menu
 from hustings.interpreter.state import clone
+from hustings.interpreter.unit import build_offer, building
 
 
 @pytest.fixture(scope="module")

@@ -26,12 +26,12 @@ import random
 import time
 from typing import Any
 
-from ..interpreter.codegen import per_program
 from ..interpreter.errors import RuleError
 from ..interpreter.game import Game, sees
 from ..interpreter.program import Program
 from ..interpreter.rng import MASK
 from ..interpreter.state import GameState, clone
+from ..interpreter.unit import per_program
 from .agents import Agent, setting, winning_chance
 
 
