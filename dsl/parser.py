@@ -204,7 +204,8 @@ def _syntax_error(e: UnexpectedInput, body: str, source: Source) -> DslSyntaxErr
     if isinstance(e, UnexpectedToken):
         return _unexpected_token(e, lines, source, line, col)
     if isinstance(e, UnexpectedCharacters):
-        if e.char == "." and not body.split("\n")[line - 1][col:].split("#")[0].strip():
+        rest = lines[line - 1][col:] if line <= len(lines) else ""
+        if e.char == "." and not _code(rest):  # `... momentum.`
             return DslSyntaxError(source.at(line, col), "a statement ends with its line, "
                                   "not with a full stop", "remove the '.'")
         if e.char == '"':
