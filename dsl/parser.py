@@ -205,7 +205,7 @@ def _syntax_error(e: UnexpectedInput, body: str, source: Source) -> DslSyntaxErr
         return _unexpected_token(e, lines, source, line, col)
     if isinstance(e, UnexpectedCharacters):
         rest = lines[line - 1][col:] if line <= len(lines) else ""
-        if e.char == "." and not _code(rest):  # `... momentum.`
+        if e.char == "." and not _code(rest):  # `P gains 1 point.`
             return DslSyntaxError(source.at(line, col), "a statement ends with its line, "
                                   "not with a full stop", "remove the '.'")
         if e.char == '"':
