@@ -24,6 +24,20 @@ from .typecheck import TypeChecks, rebound_names, text_of, want
 NUMBER_WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 
+def announcements_listed(known: dict[str, list[str]]) -> str:
+    """A pack's announcements with what each announces, for a hint: `turn_began(turn), ...`."""
+    said = [f"{n}({', '.join(p)})" for n, p in sorted(known.items())]
+    more = f" and {len(said) - 8} more" if len(said) > 8 else ""
+    return ", ".join(said[:8]) + more
+
+
+def unknown_announcement_hint(name: str, known: dict[str, list[str]]) -> str:
+    """E330's hint: the announcement meant, or those there are and how to declare one."""
+    listed = f"the rules announce {announcements_listed(known)}; " if known else ""
+    return did_you_mean(name, known) or (
+        listed + "declare a new one under `announcements:` in pack.yaml (or a mod's setup)")
+
+
 # Phrases and the library procedures they call, with the parameters each gets.
 PHRASES = {
     "add_support": ["who", "pool", "amount", "targets", "per", "optional"],
@@ -125,9 +139,7 @@ class Compiler:
             return e.source, "E201", e.message, e.hint
         _, word, at = e.wants
         known = self.sym.announcements
-        said = [f"{n}({', '.join(p)})" for n, p in sorted(known.items())]
-        more = f" and {len(said) - 8} more" if len(said) > 8 else ""
-        listed = f"; the rules announce {', '.join(said[:8])}{more}" if said else ""
+        listed = f"; the rules announce {announcements_listed(known)}" if known else ""
         if word not in known:
             what = f"{word!r} is not an" if word else "a `whenever` names no"
             close = did_you_mean(word, known) if word else None
@@ -584,8 +596,7 @@ class _Unit(TypeChecks):
         params = self.sym.announcements.get(n)
         if params is None:
             self.error(name, "E330", f"'{n}' is not an announcement of the pack",
-                       did_you_mean(n, self.sym.announcements)
-                       or "declare it under `announcements:` in pack.yaml (or a mod's setup)")
+                       unknown_announcement_hint(n, self.sym.announcements))
         return params
 
     def s_announce_stmt(self, name, *args):

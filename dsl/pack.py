@@ -13,7 +13,7 @@ from ..interpreter.builtins import ARITY
 from ..interpreter.program import PoolSpec, ProcedureSpec, Program, ZoneSpec
 from ..schemas.content import Board, Card, CardList, NumericTrack, PackManifest, RulesFile, TextDef
 from . import loading
-from .compiler import Compiler, Symbols
+from .compiler import Compiler, Symbols, unknown_announcement_hint
 from .diagnostics import Report, Source, did_you_mean
 from .fields import (
     CARD_OWN,
@@ -612,8 +612,8 @@ class _Loader:
             if params is None:
                 self.report.error(f.value_source("reactions", name, "whenever"), "E330",
                                   f"'{reaction.whenever}' is not an announcement of the pack",
-                                  did_you_mean(reaction.whenever, symbols.announcements)
-                                  or "declare it under `announcements:`")
+                                  unknown_announcement_hint(reaction.whenever,
+                                                            symbols.announcements))
                 continue
             cond_src = f.text_source(node, "if") if reaction.condition is not None else None
             block = comp.compile_reaction(reaction.body, f.text_source(node, "body"),

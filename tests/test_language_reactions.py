@@ -293,6 +293,23 @@ def test_a_rules_reaction_to_an_unknown_announcement_is_a_diagnostic(tmp_path):
     assert found and found[0].source.line == 3 and "scored" in found[0].hint
 
 
+@pytest.mark.parametrize("where", ["card", "rules"])
+def test_an_announcement_like_none_is_told_those_there_are(tmp_path, where):
+    # no near name to suggest: the hint lists the pack's announcements, with their values
+    card = "until end of round:\n  whenever applause(who):\n    say \"x\""
+    rules = {"rules/20-x.yaml": "reactions:\n  x:\n    whenever: applause\n    body: |\n"
+             "      say \"x\"\n"}
+    body = "".join(" " * 6 + line + "\n" for line in card.splitlines())
+    cards = "- {number: 1, title: One}\n- number: 2\n  title: Broken\n  event: |\n" + body
+    loaded = check_pack(make_pack(tmp_path, SPITE, rules=rules) if where == "rules"
+                        else make_pack(tmp_path, cards))
+    found = [d for d in loaded.report.errors if d.code == "E330"]
+    assert found and found[0].hint.startswith(
+        "the rules announce round_ended(number), scored(player, amount); ")
+    assert found[0].hint.endswith("declare a new one under `announcements:` in pack.yaml "
+                                  "(or a mod's setup)")
+
+
 # ---- mods building on procedures and functions --------------------------------------
 
 SCORE_WORDS = {
