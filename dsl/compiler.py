@@ -653,11 +653,18 @@ class _Unit(TypeChecks):
         self.c.reaction_blocks.append(bid)
         return ("whenever", str(name), bid, names, duration, uses)
 
+    def _effect_hint(self, n: str) -> str:
+        """E312's hint: the effect meant, or the pack's effects and how to declare one."""
+        names = sorted(self.sym.effects)
+        shown = ", ".join(names[:24]) + (f" and {len(names) - 24} more" if len(names) > 24 else "")
+        return did_you_mean(n, self.sym.effects) or (
+            (f"the pack's effects: {shown}; " if names else "")
+            + "declare a new one under `effects:` in pack.yaml (or a mod's setup)")
+
     def s_cancel_stmt(self, name, who):
         n = str(name)
         if n not in self.sym.effects:
-            self.error(name, "E312", f"unknown effect '{n}'",
-                       did_you_mean(n, self.sym.effects) or "declare it under `effects:`")
+            self.error(name, "E312", f"unknown effect '{n}'", self._effect_hint(n))
             return []
         return ("cancel", n, self.player(who, "whose effect ends"))
 
@@ -673,8 +680,7 @@ class _Unit(TypeChecks):
                        "put it inside `until end of turn:` (or `until end of game:`)")
             return []
         if n not in self.sym.effects:
-            self.error(name, "E312", f"unknown effect '{n}'",
-                       did_you_mean(n, self.sym.effects) or "declare it under `effects:`")
+            self.error(name, "E312", f"unknown effect '{n}'", self._effect_hint(n))
             return []
         return ("effect", self.player(who, "who has the effect"), n,
                 self.expr(value) if value else None, self.duration)
