@@ -829,7 +829,9 @@ class _Unit(TypeChecks):
         for loc_id, attrs in self.sym.locations.items():
             if str(attrs.get("name", "")).replace(" ", "").lower() == n.lower():
                 return f"did you mean `{loc_id}` ({attrs['name']})?"
-        return did_you_mean(n, self.sym.all_names() | self.scope | self.sym.field_values)
+        return did_you_mean(n, self.sym.all_names() | self.scope | self.sym.field_values) or (
+            f"a name is one the pack declares (a place, player, zone, pool, track or "
+            f"variable) or one this text gives a value first: `let {n} = ...`")
 
     def e_prop(self, name, sub):
         n = str(name)

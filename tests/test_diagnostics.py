@@ -428,6 +428,8 @@ DSL_CASES = [
     ("E310", "expire week effects", "week", "turn"),
     ("E311", "player has cp_bonus 1", "cp_bonus", "until end of turn"),
     ("E312", "until end of turn:\n  player has cp_bonuss 1", "cp_bonuss", "did you mean"),
+    ("E315", "transfer 5 to graveyard", "graveyard", "or one this text gives a value first: "
+     "`let graveyard = ...`"),
     ("E312", "until end of turn:\n  player has lucky_streak 1", "lucky_streak",
      "effects: campaign_ban, campaign_checks_everywhere, campaign_cp_bonus,"),
     ("E312", "cancel lucky_streak of player", "lucky_streak", "withhold_below; declare a new one"),
