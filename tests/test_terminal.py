@@ -229,6 +229,27 @@ def test_campaigning_shows_cp_left_and_each_option_cost_without_changing_labels(
     assert "campaign in PA" in pending["options"]  # labels stay as logs and scenarios know them
 
 
+def test_preempting_and_triggering_show_the_momentum_they_cost():
+    # rule: R4.10, R4.12 -- the momentum each costs, beside what the player has
+    kennedy_has = {"vars": {"turn": 1}, "counters": {"momentum": {"kennedy": 3, "nixon": 2}},
+                   "zones": {"hand:kennedy": [70]}}
+    game = scenario(kennedy_has, {"procedure": "take_turn", "args": {"player": "kennedy"}},
+                    ["The Old Nixon: campaign points"])
+    remarks = game.remarks()
+    assert game.prompt() == "Preempt the event of The Old Nixon?"
+    assert remarks["status"] == "you have 3 momentum"
+    assert remarks["notes"] == ["2 momentum", None]
+    free = {**kennedy_has, "effects": [["free_preempt", "kennedy", 1, "turn"]]}
+    game = scenario(free, {"procedure": "take_turn", "args": {"player": "kennedy"}},
+                    ["The Old Nixon: campaign points"])
+    assert game.remarks()["notes"] == ["free", None]
+    game = scenario(kennedy_has, {"procedure": "take_turn", "args": {"player": "kennedy"}},
+                    ["The Old Nixon: campaign points", "do not preempt",
+                     "position with The Old Nixon", "end positioning"])
+    assert game.prompt() == "Trigger the event of The Old Nixon?"
+    assert game.remarks() == {"status": "you have 2 momentum", "notes": ["1 momentum", None]}
+
+
 def test_a_long_option_list_is_grouped_by_region(capsys):
     game = campaigning()
     answer(game, "0")
