@@ -804,11 +804,12 @@ class Menu(Op):
 
     def remarks(self, m, env: dict, payloads: list) -> tuple:
         """The status and each offered option's note, in the paused menu's environment
-        (left exactly as it was)."""
+        (left exactly as it was). A remark that works out to no text is none, so rules
+        may note something only when there is something to say."""
         status = self.status(m, env) if self.status is not None else None
         notes = self.notes
-        return status, _each(m, env, [(notes.get(block), var, item)
-                                      for _, block, var, item in payloads])
+        return status or None, [note or None for note in _each(
+            m, env, [(notes.get(block), var, item) for _, block, var, item in payloads])]
 
 
 def _each(m, env: dict, jobs: list) -> list:

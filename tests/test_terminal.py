@@ -250,6 +250,26 @@ def test_preempting_and_triggering_show_the_momentum_they_cost():
     assert game.remarks() == {"status": "you have 2 momentum", "notes": ["1 momentum", None]}
 
 
+def test_a_tax_in_momentum_is_noted_on_the_options_it_applies_to():
+    # rule: R4.3 -- an event tax (Jackie Kennedy) and a campaign tax (Nixon's Knee) show
+    # on the options they charge, and only there; with none, nothing is noted
+    taxed = {"vars": {"turn": 1}, "counters": {"momentum": {"kennedy": 3}},
+             "zones": {"hand:kennedy": [70]},
+             "effects": [["event_tax", "kennedy", 1, "turn"], ["campaign_tax", "kennedy", 2,
+                                                                 "turn"]]}
+    run = {"procedure": "take_turn", "args": {"player": "kennedy"}}
+    game = scenario(taxed, run, [])
+    notes = dict(zip(game.legal_actions(), game.remarks()["notes"], strict=True))
+    assert notes["The Old Nixon: event"] == "pays 1 momentum"
+    assert notes["The Old Nixon: campaign points"] is None
+    game = scenario(taxed, run, ["The Old Nixon: campaign points", "do not preempt"])
+    notes = dict(zip(game.legal_actions(), game.remarks()["notes"], strict=True))
+    assert notes == {"campaign with The Old Nixon": "pays 2 momentum",
+                     "advertise with The Old Nixon": None, "position with The Old Nixon": None}
+    untaxed = scenario({**taxed, "effects": []}, run, [])
+    assert untaxed.remarks()["notes"] == [None] * untaxed.num_actions()
+
+
 def test_a_long_option_list_is_grouped_by_region(capsys):
     game = campaigning()
     answer(game, "0")
