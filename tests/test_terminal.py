@@ -270,6 +270,22 @@ def test_a_tax_in_momentum_is_noted_on_the_options_it_applies_to():
     assert untaxed.remarks()["notes"] == [None] * untaxed.num_actions()
 
 
+def test_adding_or_removing_support_shows_how_much_is_left():
+    # an event's "may add 3 state support" counts down as each cube goes on
+    setup = {"vars": {"turn": 1}, "zones": {"hand:kennedy": [95]}, "clear": ["state"]}
+    run = {"procedure": "take_turn", "args": {"player": "kennedy"}}
+    game = scenario(setup, run, ['"A Time for Greatness": event'])
+    assert game.prompt() == "Where do you add state support?"
+    assert game.remarks()["status"] == "3 to add"
+    game.apply_action("add state support in NY")
+    assert game.remarks()["status"] == "2 to add"
+    setup = {"vars": {"turn": 1}, "zones": {"hand:nixon": [9]}, "clear": ["state"],
+             "support": {"state": {"TX": ["kennedy", 3], "OH": ["kennedy", 2]}}}
+    game = scenario(setup, {"procedure": "take_turn", "args": {"player": "nixon"}},
+                    ["Baptist Ministers: event"])
+    assert game.remarks()["status"] == "5 to remove"
+
+
 def test_a_long_option_list_is_grouped_by_region(capsys):
     game = campaigning()
     answer(game, "0")
