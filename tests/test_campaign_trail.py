@@ -132,3 +132,25 @@ def test_each_issue_lists_exactly_the_states_showing_it(program):
     for issue in program.kinds["issues"]:
         showing = [s for s in program.kinds["states"] if program.locations[s]["issue"] == issue]
         assert program.locations[issue]["shown_in"] == showing, issue
+
+
+NOTED = ("Which card do you play, and which of its actions do you take?",
+         "How do you pay for the politick action?", "Pay ", "Intimidation: ")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_question_that_costs_money_or_voters_notes_what_the_player_has(seed):
+    # the turn's card question, the Populist's politick payment, the Scandal and the
+    # Intimidation note the deciding party's money and registered voters
+    game = Game.new(load_pack(builtin_pack("campaign-trail"), {"dirty_politics": True}),
+                    seed=seed, safe=False)
+    agent, seen = random_agent(seed), set()
+    while not game.is_terminal():
+        prompt = game.prompt()
+        if prompt.startswith(NOTED):
+            who, counters = game.current_player(), game.state.counters
+            assert game.remarks()["status"] == (
+                f"${counters['money'][who]}M, {counters['registered'][who]} registered voters")
+            seen.add(prompt)
+        game.apply_action(agent(game))
+    assert NOTED[0] in seen
