@@ -9,6 +9,7 @@ per state") are lowered to calls of the pack's library procedures.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,18 +25,30 @@ from .typecheck import TypeChecks, rebound_names, text_of, want
 NUMBER_WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 
-def announcements_listed(known: dict[str, list[str]]) -> str:
-    """A pack's announcements with what each announces, for a hint: `turn_began(turn), ...`."""
-    said = [f"{n}({', '.join(p)})" for n, p in sorted(known.items())]
-    more = f" and {len(said) - 8} more" if len(said) > 8 else ""
-    return ", ".join(said[:8]) + more
+def listed(names: list[str], most: int) -> str:
+    """Names for a hint: the first `most` of them, and how many more."""
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return ", ".join(names[:most]) + more
+
+
+def announcement_forms(known: dict[str, list[str]]) -> list[str]:
+    """A pack's announcements with what each announces: `turn_began(turn)`, ..."""
+    return [f"{n}({', '.join(p)})" for n, p in sorted(known.items())]
+
+
+def unknown_hint(name: str, known: Iterable[str], shown: list[str], there: str,
+                 section: str, most: int) -> str:
+    """The hint of a name the pack does not declare: the one meant; else those there are
+    (`shown`, after `there`) and where a new one is declared."""
+    listing = f"{there} {listed(shown, most)}; " if shown else ""
+    return did_you_mean(name, known) or (
+        f"{listing}declare a new one under `{section}:` in pack.yaml (or a mod's setup)")
 
 
 def unknown_announcement_hint(name: str, known: dict[str, list[str]]) -> str:
-    """E330's hint: the announcement meant, or those there are and how to declare one."""
-    listed = f"the rules announce {announcements_listed(known)}; " if known else ""
-    return did_you_mean(name, known) or (
-        listed + "declare a new one under `announcements:` in pack.yaml (or a mod's setup)")
+    """E330's hint (see `unknown_hint`)."""
+    return unknown_hint(name, known, announcement_forms(known), "the rules announce",
+                        "announcements", 8)
 
 
 # Phrases and the library procedures they call, with the parameters each gets.
@@ -139,12 +152,12 @@ class Compiler:
             return e.source, "E201", e.message, e.hint
         _, word, at = e.wants
         known = self.sym.announcements
-        listed = f"; the rules announce {announcements_listed(known)}" if known else ""
+        shown = f"; the rules announce {listed(announcement_forms(known), 8)}" if known else ""
         if word not in known:
             what = f"{word!r} is not an" if word else "a `whenever` names no"
             close = did_you_mean(word, known) if word else None
-            return (at, "E201", f"{what} announcement of the rules", close or e.hint + listed)
-        return e.source, "E201", e.message, e.hint + listed
+            return (at, "E201", f"{what} announcement of the rules", close or e.hint + shown)
+        return e.source, "E201", e.message, e.hint + shown
 
     def compile_reaction(self, body: str, source: Source, condition: str | None,
                          cond_source: Source | None, owner: str,
@@ -654,12 +667,9 @@ class _Unit(TypeChecks):
         return ("whenever", str(name), bid, names, duration, uses)
 
     def _effect_hint(self, n: str) -> str:
-        """E312's hint: the effect meant, or the pack's effects and how to declare one."""
-        names = sorted(self.sym.effects)
-        shown = ", ".join(names[:24]) + (f" and {len(names) - 24} more" if len(names) > 24 else "")
-        return did_you_mean(n, self.sym.effects) or (
-            (f"the pack's effects: {shown}; " if names else "")
-            + "declare a new one under `effects:` in pack.yaml (or a mod's setup)")
+        """E312's hint (see `unknown_hint`)."""
+        effects = self.sym.effects
+        return unknown_hint(n, effects, sorted(effects), "the pack's effects:", "effects", 24)
 
     def s_cancel_stmt(self, name, who):
         n = str(name)
