@@ -411,46 +411,68 @@ class _Loader:
 
     # ---- symbols and compilation ----------------------------------------
     def compile(self, manifest, board, cards, rules, options) -> Program | None:
-        locations: dict[str, dict[str, Any]] = {}
-        kinds: dict[str, list[str]] = {}
-        for kind, items in board.locations.items():
-            kinds[kind] = []
-            for loc in items:
-                attrs = dict(loc.model_extra or {})
-                attrs.update({"kind": kind, "name": loc.name or loc.id, "id": loc.id})
-                locations[loc.id] = attrs
-                kinds[kind].append(loc.id)
+        """The pack's names gathered (Symbols), then its functions, procedures, reactions
+        and card events compiled against them and the whole checked; None when anything
+        is wrong (the report says what)."""
+        locations, kinds = board_tables(board)
         self.check_card_owners(manifest, cards)
-        card_table: dict[int, dict[str, Any]] = {}
-        for card, _, _ in cards:
-            attrs = dict(card.model_extra or {})
-            attrs.update({"number": card.number, "title": card.title, "kind": card.kind,
-                          "text": " ".join(card.text.split())})
-            card_table[card.number] = attrs
-        attributes = set()
-        for table in (locations, card_table):
-            for attrs in table.values():
-                attributes.update(attrs)
-        # A declared field is a property even when no card of this game has it (the
-        # cards carrying it may be those an option leaves out).
-        attributes.update(manifest.card_fields)
-        for fields in manifest.board_fields.values():
-            attributes.update(fields)
-        numeric = {n: v for n, v in manifest.tracks.items() if isinstance(v, NumericTrack)}
+        card_table = card_attributes(cards)
+        attributes = self.attributes(manifest, locations, card_table)
         texts = {n: v if isinstance(v, TextDef) else TextDef(text=v)
                  for n, v in manifest.texts.items()}
         procs = {name: proc for name, proc, _, _ in rules}
+        symbols = self.symbols(manifest, board, options, locations, kinds, card_table,
+                               attributes, texts, procs)
+        comp = Compiler(symbols, self.report)
+        functions = self.compile_functions(comp, manifest, symbols, texts)
+        procedures = self.compile_procedures(comp, rules, procs)
+        reactions = self.compile_reactions(comp, symbols)
+        dispatch = comp.new_block()
+        comp.blocks[dispatch], comp.positions[dispatch] = [("react",)], ["(reactions)"]
+        events = self.compile_events(comp, manifest, cards)
+        self.stats.procedures = len(procedures)
+        self.check_whole(comp, manifest, rules, procedures, symbols, attributes, kinds)
+        if self.report.errors:
+            return None
+        program = self.program(manifest, board, locations, kinds, card_table, comp,
+                               procedures, events, options)
+        program.functions = functions
+        program.agents = self.agents(manifest, functions)
+        program.announcements = dict(symbols.announcements)
+        program.reactions = reactions
+        program.reaction_blocks = list(comp.reaction_blocks)
+        program.dispatch_block = dispatch
+        program.durations = sorted(symbols.durations)
+        return program
+
+    @staticmethod
+    def attributes(manifest: PackManifest, locations: dict, card_table: dict) -> set[str]:
+        """Every property a place or a card has. A declared field is one even when no card
+        of this game has it (the cards carrying it may be those an option leaves out)."""
+        attributes: set[str] = set()
+        for table in (locations, card_table):
+            for attrs in table.values():
+                attributes.update(attrs)
+        attributes.update(manifest.card_fields)
+        for fields in manifest.board_fields.values():
+            attributes.update(fields)
+        return attributes
+
+    def symbols(self, manifest, board, options, locations, kinds, card_table, attributes,
+                texts, procs) -> Symbols:
+        """What effect text may name: the pack's players, counters, places, cards ..."""
+        numeric = {n for n, v in manifest.tracks.items() if isinstance(v, NumericTrack)}
         broken = self.broken_procedures
-        symbols = Symbols(
+        return Symbols(
             players=manifest.players,
-            counters=set(manifest.counters) | set(numeric),
+            counters=set(manifest.counters) | numeric,
             variables={**manifest.variables, **{f"option_{k}": v for k, v in options.items()}},
             pools={n: p.kind for n, p in manifest.pools.items()},
             locations=locations,
             kinds=kinds,
             zones={n: z.per_player for n, z in manifest.zones.items()},
-            tracks=set(manifest.tracks) - set(numeric),
-            numeric_tracks=set(numeric),
+            tracks=set(manifest.tracks) - numeric,
+            numeric_tracks=numeric,
             track_items={i for n, v in manifest.tracks.items() if n not in numeric for i in v},
             announcements={n: list(a.params) for n, a in manifest.announcements.items()},
             durations={"game", *manifest.durations} if manifest.durations else {"turn", "game"},
@@ -472,7 +494,9 @@ class _Loader:
             place_properties=property_kinds(locations, locations),
             card_properties=property_kinds(card_table, locations),
         )
-        comp = Compiler(symbols, self.report)
+
+    def compile_functions(self, comp: Compiler, manifest, symbols, texts) -> dict:
+        """The pack's functions and its texts (functions that make a label), by name."""
         functions = {}
         for name, fn, f, node in self.functions:
             comp.original = self.mods.bases.get(id(fn))
@@ -486,6 +510,10 @@ class _Loader:
             expr = self.compile_text_def(comp, manifest, name, text)
             if expr is not None:
                 functions[name] = (list(text.params), expr)
+        return functions
+
+    def compile_procedures(self, comp: Compiler, rules: list, procs: dict) -> dict:
+        """The rules' procedures (and the extensions mods add to them), by name."""
         procedures: dict[str, ProcedureSpec] = {}
         self._extension_specs: dict[str, ProcedureSpec] = {}
         for name, proc, f, node in rules:
@@ -493,9 +521,11 @@ class _Loader:
             if spec is not None:
                 procedures[name] = spec
         procedures.update(self._extension_specs)
-        reactions = self.compile_reactions(comp, symbols)
-        dispatch = comp.new_block()
-        comp.blocks[dispatch], comp.positions[dispatch] = [("react",)], ["(reactions)"]
+        return procedures
+
+    def compile_events(self, comp: Compiler, manifest: PackManifest, cards: list) -> dict:
+        """Each card's event, as the block it compiles to, by card number; counts the cards
+        of each kind, and those with events, for the summary."""
         events: dict[int, int] = {}
         self.stats.cards = len(cards)
         self.count_kinds(manifest)
@@ -511,7 +541,12 @@ class _Loader:
                                       ["player", "opponent", "card"])
             if block is not None:
                 events[card.number] = block
-        self.stats.procedures = len(procedures)
+        return events
+
+    def check_whole(self, comp: Compiler, manifest, rules, procedures, symbols, attributes,
+                    kinds) -> None:
+        """What only the whole pack shows: the entry procedure, the call graph (cycles,
+        procedures never called) and the view the pack declares."""
         if manifest.entry not in procedures and not self.report.errors:
             self.report.error(self.manifest_file.key_source("entry"), "E107",
                               f"the entry procedure '{manifest.entry}' is not defined")
@@ -523,18 +558,6 @@ class _Loader:
         check_graph(comp, manifest.entry, self.report, defined, warn_unused=complete)
         check_view(manifest, self.manifest_file, self.report, symbols.functions,
                    attributes, set(kinds))
-        if self.report.errors:
-            return None
-        program = self.program(manifest, board, locations, kinds, card_table, comp,
-                               procedures, events, options)
-        program.functions = functions
-        program.agents = self.agents(manifest, functions)
-        program.announcements = dict(symbols.announcements)
-        program.reactions = reactions
-        program.reaction_blocks = list(comp.reaction_blocks)
-        program.dispatch_block = dispatch
-        program.durations = sorted(symbols.durations)
-        return program
 
     def count_kinds(self, manifest: PackManifest) -> None:
         """The declared kinds come first in the summary; those declared `events: true` (or,
@@ -749,6 +772,33 @@ class _Loader:
             "bag_pieces": manifest.bag.pieces if manifest.bag else None,
             "signed": sorted(n for n, c in manifest.counters.items() if c.signed),
         }
+
+
+def board_tables(board) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
+    """Each place's properties by id (its own fields, its kind, name and id), and the ids
+    of each kind of place in board order."""
+    locations: dict[str, dict[str, Any]] = {}
+    kinds: dict[str, list[str]] = {}
+    for kind, items in board.locations.items():
+        kinds[kind] = []
+        for loc in items:
+            attrs = dict(loc.model_extra or {})
+            attrs.update({"kind": kind, "name": loc.name or loc.id, "id": loc.id})
+            locations[loc.id] = attrs
+            kinds[kind].append(loc.id)
+    return locations, kinds
+
+
+def card_attributes(cards: list) -> dict[int, dict[str, Any]]:
+    """Each card's properties by number: its own fields, number, title, kind and text
+    (the printed text on one line)."""
+    table: dict[int, dict[str, Any]] = {}
+    for card, _, _ in cards:
+        attrs = dict(card.model_extra or {})
+        attrs.update({"number": card.number, "title": card.title, "kind": card.kind,
+                      "text": " ".join(card.text.split())})
+        table[card.number] = attrs
+    return table
 
 
 def value_source(f: YamlFile, node: Any, key: str) -> Source:
