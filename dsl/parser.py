@@ -12,7 +12,7 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import lark
 from lark import Lark, Tree
@@ -223,7 +223,23 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
                       line: int, col: int) -> DslSyntaxError:
     token, expected = e.token, set(e.expected or ())
     expect = f"expected {_expected(expected)}"
-    if token.type == "_INDENT":
+    if token.type in ("_INDENT", "_DEDENT", "_NL", "$END"):
+        return _layout_error(token.type, lines, source, line, col, expect)
+    text = lines[line - 1] if line <= len(lines) else ""
+    found = _out_of_place(str(token), text, lines, line, col, expected)
+    if found is None:
+        found = _misworded(token, text, col, expected, expect)
+    if found is None:
+        return DslSyntaxError(source.at(line, col), f"unexpected {str(token)!r}", expect)
+    wants = found.wants
+    return DslSyntaxError(source.at(line, found.column), found.message, found.hint,
+                          wants=(wants[0], wants[1], source.at(line, wants[2])) if wants else None)
+
+
+def _layout_error(kind: str, lines: list[str], source: Source, line: int, col: int,
+                  expect: str) -> DslSyntaxError:
+    """An indentation, a line end or the text's end where the statement wanted more."""
+    if kind == "_INDENT":
         # The token sits at the end of the line before; the culprit is the next line.
         nxt = _next_code_line(lines, line)
         indent = len(lines[nxt - 1]) - len(lines[nxt - 1].lstrip()) if nxt else 0
@@ -232,60 +248,84 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
             "this line is indented, but the line above does not end with ':'",
             "only a line ending in ':' (if, for, repeat, until ..., a menu option) opens "
             "an indented block; line it up with the line above")
-    if token.type == "_DEDENT":
+    if kind == "_DEDENT":
         return DslSyntaxError(source.at(line, col), "the block ends too early", expect)
-    if token.type == "_NL":
+    if kind == "_NL":
         return DslSyntaxError(source.at(line, col), "unexpected end of line", expect)
-    if token.type == "$END":
-        last = max((n for n, text in enumerate(lines, 1) if _code(text)), default=1)
-        end = len(lines[last - 1].split("#")[0].rstrip()) + 1 if lines else 1
-        return DslSyntaxError(source.at(last, end), "the text ends too early", expect)
-    text = lines[line - 1] if line <= len(lines) else ""
+    last = max((n for n, text in enumerate(lines, 1) if _code(text)), default=1)
+    end = len(lines[last - 1].split("#")[0].rstrip()) + 1 if lines else 1
+    return DslSyntaxError(source.at(last, end), "the text ends too early", expect)
+
+
+class Found(NamedTuple):
+    """What a finder below makes of an unexpected token: where the error is, what, the
+    hint, and for a `whenever` the announcement the compiler is to check (kind, the
+    word, its column)."""
+
+    column: int
+    message: str
+    hint: str
+    wants: tuple[str, str, int] | None = None
+
+
+def _out_of_place(word: str, text: str, lines: list[str], line: int, col: int,
+                  expected: set[str]) -> Found | None:
+    """A sound word in the wrong spot: after `whenever`, where a block should start, `=`
+    as a statement, a pick from a list with a block, a clause out of its order."""
     named = _after_whenever(text, col)
     if named is not None:  # the compiler says which announcements there are
-        return DslSyntaxError(source.at(line, col), f"unexpected {str(token)!r} in a `whenever`",
-                              WHENEVER_FORM, wants=("announcement", named[1],
-                                                    source.at(line, named[0])))
+        return Found(col, f"unexpected {word!r} in a `whenever`", WHENEVER_FORM,
+                     ("announcement", named[1], named[0]))
     if "_NL" in expected and _ends_block_opener(lines, line, col):
-        return DslSyntaxError(source.at(line, col), "expected an indented block after ':'",
-                              "indent the lines that belong to it")
-    word = str(token)
+        return Found(col, "expected an indented block after ':'",
+                     "indent the lines that belong to it")
     assigned = re.match(r"\s*([A-Za-z_]\w*)\s*$", text[:col - 1]) if word == "=" else None
     if assigned:  # `x = 2` as a statement
         name = assigned.group(1)
-        return DslSyntaxError(source.at(line, col), f"'{name} = ...' is not a statement",
-                              f"give a new name a value with `let {name} = ...`, change one "
-                              f"with `set {name} to ...`; compare with `==`")
+        return Found(col, f"'{name} = ...' is not a statement",
+                     f"give a new name a value with `let {name} = ...`, change one with "
+                     f"`set {name} to ...`; compare with `==`")
+    if word == ":" and re.search(r"\bchooses\s+\w+\s+from\b", text):
+        return Found(col, "a pick from a list opens no block", "end the line without ':'; "
+                     "the lines after it, indented like it, read the name it binds")
     if word in CLAUSE_ORDER:
-        return DslSyntaxError(source.at(line, col), f"'{word}' is out of place here",
-                              CLAUSE_ORDER[word])
+        return Found(col, f"'{word}' is out of place here", CLAUSE_ORDER[word])
+    return None
+
+
+def _misworded(token, text: str, col: int, expected: set[str], expect: str) -> Found | None:
+    """A word that is not the language's: card wording, a misspelt keyword, a TODO left
+    in, a name of two words."""
+    word = str(token)
+    card_text = _card_wording(text, col, word)  # before a guess: `places` is not `pays`
+    if card_text is not None:
+        return card_text
     keywords = [literals()[t] for t in expected if t in literals()]
     close = did_you_mean(word, keywords)
     if close:
-        return DslSyntaxError(source.at(line, col), f"unexpected {word!r}", f"{close} {expect}")
+        return Found(col, f"unexpected {word!r}", f"{close} {expect}")
     if text.strip().upper().startswith("TODO"):
-        start = len(text) - len(text.lstrip()) + 1
-        return DslSyntaxError(source.at(line, start), "this is still a TODO placeholder",
-                              "write it in the effect language (docs/dsl.md lists every form)")
-    verb = _card_verb(text, col)
-    if verb is not None:
-        start, wrong, form = verb
-        return DslSyntaxError(source.at(line, start),
-                              f"'{wrong}' is card wording; effect text says it another way",
-                              f"write {form} (docs/dsl.md)")
+        return Found(len(text) - len(text.lstrip()) + 1, "this is still a TODO placeholder",
+                     "write it in the effect language (docs/dsl.md lists every form)")
+    if keywords and set(keywords) <= {"add", "subtract"}:  # `P may place ...`
+        return Found(col, f"'{word}' cannot follow `may` or `must`", f"write {_ADD} or "
+                     f"{_SUBTRACT}; {_PLACE} places support with no choice of where")
     # `player scores ...`: the first word may be the subject of a statement, so only a
     # keyword one letter off it is suggested (`mov` is `move`, `player` is not `place`)
     subject = any(literals().get(t) == "chooses" for t in expected)
     first = _misspelt_statement_word(text, col, near_only=subject)
     if first is not None:
         start, wrong, hint = first
-        return DslSyntaxError(source.at(line, start), f"'{wrong}' does not start a statement",
-                              hint)
+        return Found(start, f"'{wrong}' does not start a statement", hint)
     typo = _keyword_typo(word) if token.type == "NAME" else None
     if typo is not None:  # `state suport of p`: a keyword misspelt where a name can't go
-        return DslSyntaxError(source.at(line, col), f"unexpected {word!r}",
-                              f"did you mean `{typo}`? {expect}")
-    return DslSyntaxError(source.at(line, col), f"unexpected {word!r}", expect)
+        return Found(col, f"unexpected {word!r}", f"did you mean `{typo}`? {expect}")
+    before = re.search(r"([A-Za-z_]\w*)\s+$", text[:col - 1])
+    if token.type == "NAME" and "_NL" in expected and before \
+            and before.group(1) not in literals().values():  # `gains 2 gold coins`
+        return Found(col, f"unexpected {word!r}",
+                     f"a name is one word: end the line after `{before.group(1)}` ({expect})")
+    return None
 
 
 WHENEVER_FORM = ("write `whenever NAME:`, `whenever NAME(a, b):` or `whenever NAME(a, b) "
@@ -325,11 +365,102 @@ def _ends_block_opener(lines: list[str], line: int, col: int) -> bool:
 _ADD = "`P must add N NAME support in PLACES` (or `may add`)"
 _SUBTRACT = "`P must subtract N NAME support from Q in PLACES` (or `may subtract`)"
 _DEAL = "`deal N from ZONE to ZONE`, or `transfer CARD to ZONE` for one card"
+_PLACE = "`place N NAME support for P in PLACE`"
 CARD_VERBS = {
     "add": _ADD, "adds": _ADD, "subtract": _SUBTRACT, "subtracts": _SUBTRACT,
     "draw": _DEAL, "draws": _DEAL, "discard": _DEAL, "discards": _DEAL,
     "each": "`for NAME in LIST:` (no `each`: the name stands for each item in turn)",
+    "both": "`for p in players:` and the statement for `p` on the indented line below",
+    # a statement that starts with its verb, written as card text says it (`P places ...`)
+    "places": _PLACE + " (the statement starts with its verb)",
+    "removes": "`remove N NAME support from P in PLACE` (the statement starts with its verb)",
+    "moves": "`move P to PLACE` for a token, `move P up N on TRACK` for a track (the "
+             "statement starts with its verb)",
+    "transfers": "`transfer CARD to ZONE` (the statement starts with its verb)",
+    "deals": _DEAL,
+    "shuffles": "`shuffle ZONE` (the statement starts with its verb)",
+    "flips": '`flip CARD to "FACE"` (the statement starts with its verb)',
+    "reveals": "`reveal ZONE to P` (the statement starts with its verb)",
+    "prevents": "`prevent CARD` (the statement starts with its verb)",
 }
+# A statement whose subject comes first, begun with its verb (`gain 1 point`).
+SUBJECT_FIRST = {
+    "gain": "`P gains N NAME` (`player gains 1 point`)",
+    "lose": "`P loses N NAME` (`opponent loses 1 point`)",
+    "pay": "`P pays N NAME`",
+    "choose": "`P chooses x from LIST` or a menu, `P chooses:` with its options below",
+}
+ARTICLES = ("the", "a", "an")
+# Card text's comparisons (`if X is more than 2`): the words after `is`, or the word
+# itself -> the operator to write.
+COMPARISONS = {
+    "is more than": ">", "is greater than": ">", "is less than": "<", "is fewer than": "<",
+    "is at least": ">=", "is at most": "<=", "is not": "!=", "is": "==", "equals": "==",
+}
+
+
+def _card_wording(text: str, col: int, word: str) -> Found | None:
+    """Card text written as effect text, as (column, message, hint): a comparison in
+    words, `leads`, a card verb, a statement begun with an article or with the verb of
+    a statement whose subject comes first."""
+    compared = _comparison(text, col, word)
+    if compared is not None:
+        return compared
+    verb = _card_verb(text, col)
+    if verb is not None:
+        start, wrong, form = verb
+        return Found(start, f"'{wrong}' is card wording; effect text says it another way",
+                     f"write {form} (docs/dsl.md)")
+    m = re.match(r"(\s*)([A-Za-z_]\w*)\s+(\S.*)", text)
+    words_before = len(text[:col - 1].split())  # the unexpected token is word N + 1
+    if m is None or not 1 <= words_before <= 2:
+        return None
+    first, rest = m.group(2), m.group(3).split("#")[0].rstrip()
+    if first.lower() in ARTICLES:
+        return Found(len(m.group(1)) + 1, f"'{first}' is card wording; effect text names "
+                     "things without articles", f"write `{rest}`")
+    if first.lower() in SUBJECT_FIRST and words_before == 1:
+        return Found(len(m.group(1)) + 1, f"'{first}' needs who {first.lower()}s before it",
+                     f"write {SUBJECT_FIRST[first.lower()]}")
+    return None
+
+
+def _comparison(text: str, col: int, word: str) -> Found | None:
+    """`if X is more than 2:` or `if P leads PLACE:` at the unexpected `is`, `equals`
+    or `leads`: the comparison to write, its two sides taken from the line."""
+    low = word.lower()
+    if low not in ("is", "equals", "leads"):
+        return None
+    start = col - 1
+    head = re.sub(r"^\s*(?:(?:if|elif|while)\s+)?", "", text[:start]).strip()
+    if " where " in head:  # a property of each item is read `NAME of it`
+        head = head.rsplit(" where ", 1)[-1].strip()
+        head = f"{head} of it" if re.fullmatch(r"[A-Za-z_]\w*", head) else head
+    tail = _inside_brackets(text[start:].split("#")[0]).rstrip().removesuffix(":").rstrip()
+    phrase = next((p for p in sorted(COMPARISONS, key=len, reverse=True)
+                   if re.match(re.escape(p) + r"\b", tail.lower())), None)
+    if low == "leads":
+        phrase, right = "leads", tail[len("leads"):].strip()
+        written = f"leader of {right or 'PLACE'} == {head or 'P'}"
+    elif phrase is None:
+        return None
+    else:
+        right = tail[len(phrase):].strip()
+        written = f"{head or 'X'} {COMPARISONS[phrase]} {right or 'Y'}"
+    says = "asks `leader of PLACE`" if low == "leads" else \
+        f"compares with `{COMPARISONS[phrase]}`"
+    return Found(col, f"'{tail[:len(phrase)]}' is card wording; effect text {says}",
+                 f"write `{written}` (docs/dsl.md)")
+
+
+def _inside_brackets(text: str) -> str:
+    """`text` up to a closing bracket it did not open (`... west)` of `count(... west)`)."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch in "([") - (ch in ")]")
+        if depth < 0:
+            return text[:i]
+    return text
 
 
 def _card_verb(text: str, col: int) -> tuple[int, str, str] | None:

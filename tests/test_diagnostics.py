@@ -286,6 +286,62 @@ def test_e201_card_wording_is_told_the_statement_to_write(pack, event, verb, for
     assert err.hint.startswith("write ") and form in err.hint
 
 
+@pytest.mark.parametrize(("event", "verb", "form"), [
+    ("nixon places 2 state support in NY", "places", "`place N NAME support for P in PLACE`"),
+    ("kennedy removes 1 state support from nixon in NY", "removes", "`remove N NAME"),
+    ("nixon moves to NY", "moves", "`move P to PLACE`"),
+    ("both players gain 1 momentum", "both", "`for p in players:`")])
+def test_e201_a_verb_in_card_order_is_told_the_statement(pack, event, verb, form):
+    # the verb is named before any guess at a keyword (`pays` for `places`, `loses` for
+    # `moves`)
+    path = add_card(pack, event)
+    err = expect(check_pack(pack), "E201", path, *position(path, verb, after="event:"))
+    assert err.message == f"'{verb}' is card wording; effect text says it another way"
+    assert form in err.hint and "did you mean" not in err.hint
+
+
+@pytest.mark.parametrize(("event", "at", "phrase", "written"), [
+    ("if momentum of nixon is more than 2:\n  nixon gains 1 momentum", "is more",
+     "is more than", "`momentum of nixon > 2`"),
+    ("if momentum of nixon is at least 2:\n  nixon gains 1 momentum", "is at",
+     "is at least", "`momentum of nixon >= 2`"),
+    ("let n = count(states where region is not west)", "is not", "is not",
+     "`region of it != west`"),
+    ("if kennedy leads NY:\n  nixon gains 1 momentum", "leads", "leads",
+     "`leader of NY == kennedy`")])
+def test_e201_a_comparison_in_words_is_told_the_operator(pack, event, at, phrase, written):
+    path = add_card(pack, event)
+    err = expect(check_pack(pack), "E201", path, *position(path, at, after="event:"))
+    assert err.message.startswith(f"'{phrase}' is card wording; effect text ")
+    assert err.hint == f"write {written} (docs/dsl.md)"
+
+
+def test_e201_written_comparisons_compile_as_suggested(pack):
+    # what the hints above say to write is effect text that compiles
+    for n, text in enumerate(["if momentum of nixon > 2:\n  nixon gains 1 momentum",
+                              "let n = count(states where region of it != west)",
+                              "if leader of NY == kennedy:\n  nixon gains 1 momentum"]):
+        add_card(pack, text, number=901 + n)
+    assert not check_pack(pack).report.errors
+
+
+@pytest.mark.parametrize(("event", "at", "message", "hint"), [
+    ("gain 1 momentum", "gain", "'gain' needs who gains before it", "`P gains N NAME`"),
+    ("the nixon gains 1 momentum", "the", "'the' is card wording; effect text names things "
+     "without articles", "write `nixon gains 1 momentum`"),
+    ("nixon gains 2 momentum markers", "markers", "unexpected 'markers'",
+     "a name is one word: end the line after `momentum`"),
+    ("nixon may place 2 state support in NY", "place",
+     "'place' cannot follow `may` or `must`", "`P must add N NAME support in PLACES`"),
+    ("nixon chooses s from [NY, MA]:\n  nixon gains 1 momentum", ":\n",
+     "a pick from a list opens no block", "end the line without ':'")])
+def test_e201_card_text_shapes_are_told_the_form(pack, event, at, message, hint):
+    path = add_card(pack, event)
+    err = expect(check_pack(pack), "E201", path, *position(path, at, after="event:"))
+    assert err.message == message
+    assert hint in err.hint
+
+
 def test_e201_has_in_a_condition_is_told_how_an_effect_is_read(pack):
     path = add_card(pack, "if nixon has campaign_tax:\n  nixon gains 1 momentum")
     loaded = check_pack(pack)
