@@ -320,11 +320,15 @@ def _misworded(token, text: str, col: int, expected: set[str], expect: str) -> F
     typo = _keyword_typo(word) if token.type == "NAME" else None
     if typo is not None:  # `state suport of p`: a keyword misspelt where a name can't go
         return Found(col, f"unexpected {word!r}", f"did you mean `{typo}`? {expect}")
-    before = re.search(r"([A-Za-z_]\w*)\s+$", text[:col - 1])
+    before = re.search(r"\b\d+\s+([A-Za-z_]\w*)\s+$", text[:col - 1])
     if token.type == "NAME" and "_NL" in expected and before \
             and before.group(1) not in literals().values():  # `gains 2 gold coins`
         return Found(col, f"unexpected {word!r}",
                      f"a name is one word: end the line after `{before.group(1)}` ({expect})")
+    bare = _without_articles(_code(text))
+    if bare != _code(text):  # `until the end of the turn:`
+        return Found(col, f"unexpected {word!r}", "effect text names things without "
+                     f"articles: write `{bare}` ({expect})")
     return None
 
 
@@ -406,6 +410,17 @@ def _card_wording(text: str, col: int, word: str) -> Found | None:
     compared = _comparison(text, col, word)
     if compared is not None:
         return compared
+    tail = text[col - 1:].lower()
+    if re.match(r"for (each|every)\b", tail):  # `P gains 1 point for each state in ...`
+        return Found(col, f"'{text[col - 1:col + 7]}' after a statement is card wording; "
+                     "effect text loops first", "write `for s in LIST:` with the statement "
+                     "indented below it, or count in place of the number: `P gains "
+                     "count(LIST) NAME`")
+    said = re.match(r"(no|not) more than\b", tail)
+    if said:  # `..., no more than 1 per state`
+        rest = _code(text[col - 1 + said.end():]) or "N per NAME"
+        return Found(col, f"'{text[col - 1:col - 1 + said.end()]}' is card wording; "
+                     "effect text says `at most`", f"write `at most {rest}`")
     verb = _card_verb(text, col)
     if verb is not None:
         start, wrong, form = verb
@@ -439,18 +454,27 @@ def _comparison(text: str, col: int, word: str) -> Found | None:
     tail = _inside_brackets(text[start:].split("#")[0]).rstrip().removesuffix(":").rstrip()
     phrase = next((p for p in sorted(COMPARISONS, key=len, reverse=True)
                    if re.match(re.escape(p) + r"\b", tail.lower())), None)
+    head = _without_articles(head)
     if low == "leads":
-        phrase, right = "leads", tail[len("leads"):].strip()
+        phrase, right = "leads", _without_articles(tail[len("leads"):].strip())
         written = f"leader of {right or 'PLACE'} == {head or 'P'}"
     elif phrase is None:
         return None
     else:
-        right = tail[len(phrase):].strip()
+        right = _without_articles(tail[len(phrase):].strip())
         written = f"{head or 'X'} {COMPARISONS[phrase]} {right or 'Y'}"
     says = "asks `leader of PLACE`" if low == "leads" else \
         f"compares with `{COMPARISONS[phrase]}`"
     return Found(col, f"'{tail[:len(phrase)]}' is card wording; effect text {says}",
                  f"write `{written}` (docs/dsl.md)")
+
+
+def _without_articles(text: str) -> str:
+    """`text` without the words `the`, `a` and `an` outside quotes."""
+    parts = re.split(r'("[^"]*")', text)
+    for i in range(0, len(parts), 2):
+        parts[i] = re.sub(r"\b(?:the|a|an)\b\s*", "", parts[i], flags=re.IGNORECASE)
+    return "".join(parts).strip()
 
 
 def _inside_brackets(text: str) -> str:

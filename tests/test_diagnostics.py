@@ -307,6 +307,7 @@ def test_e201_a_verb_in_card_order_is_told_the_statement(pack, event, verb, form
      "is at least", "`momentum of nixon >= 2`"),
     ("let n = count(states where region is not west)", "is not", "is not",
      "`region of it != west`"),
+    ("if the turn is a 3:\n  nixon gains 1 momentum", "is a", "is", "`turn == 3`"),
     ("if kennedy leads NY:\n  nixon gains 1 momentum", "leads", "leads",
      "`leader of NY == kennedy`")])
 def test_e201_a_comparison_in_words_is_told_the_operator(pack, event, at, phrase, written):
@@ -334,12 +335,28 @@ def test_e201_written_comparisons_compile_as_suggested(pack):
     ("nixon may place 2 state support in NY", "place",
      "'place' cannot follow `may` or `must`", "`P must add N NAME support in PLACES`"),
     ("nixon chooses s from [NY, MA]:\n  nixon gains 1 momentum", ":\n",
-     "a pick from a list opens no block", "end the line without ':'")])
+     "a pick from a list opens no block", "end the line without ':'"),
+    ("nixon gains 1 momentum for each s in [NY]", "for each",
+     "'for each' after a statement is card wording; effect text loops first",
+     "`P gains count(LIST) NAME`"),
+    ("nixon must subtract 2 state support from kennedy in [NY, MA], no more than 1 per state",
+     "no more", "'no more than' is card wording; effect text says `at most`",
+     "write `at most 1 per state`"),
+    ("until the end of the turn:\n  nixon has campaign_tax 1", ":\n", "unexpected ':'",
+     "effect text names things without articles: write `until end of turn:`")])
 def test_e201_card_text_shapes_are_told_the_form(pack, event, at, message, hint):
     path = add_card(pack, event)
     err = expect(check_pack(pack), "E201", path, *position(path, at, after="event:"))
     assert err.message == message
     assert hint in err.hint
+
+
+def test_e201_no_guess_where_none_is_sure(pack):
+    # `his momentum` is no two-word name (that follows a number), nor card wording
+    path = add_card(pack, "nixon loses half his momentum")
+    err = expect(check_pack(pack), "E201", path, *position(path, "momentum"))
+    assert (err.message, err.hint) == ("unexpected 'momentum'",
+                                       "expected 'support', end of line")
 
 
 def test_e201_has_in_a_condition_is_told_how_an_effect_is_read(pack):
