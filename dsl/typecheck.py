@@ -210,9 +210,17 @@ class TypeChecks:
         if wanted == "place":
             return "a place on the board"
         if wanted == "list":
-            one = text_of(e) if (self.kind_of(e) or "").startswith("place") else ""
+            got = self.kind_of(e) or ""
+            one = (text_of(e) or (str(e[1]) if e[0] == "const" else "")) \
+                if got.startswith("place") else ""
             if one:
-                return f"`{one}` is one place: `[{one}]` is a list of it alone"
+                alone = f"`[{one}]` is a list of it alone"
+                for kind in sym.kinds:  # `for s in west:` meant the states in the West
+                    prop = sym.property_of_kind(kind, got[6:]) if got != "place" else None
+                    if prop:
+                        return (f"the {kind} of `{one}` are `{kind} where {prop} of it == "
+                                f"{one}`; {alone}")
+                return f"`{one}` is one place: {alone}"
             kind = next(iter(sym.kinds), None)
             example = f", a kind of place such as `{kind}`" if kind else ""
             return f"write a list `[a, b]`{example}, or `cards(ZONE)`"

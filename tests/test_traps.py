@@ -77,6 +77,16 @@ def test_for_over_a_single_state_is_a_type_error(pack):
     assert err[5] == "`s` is one place: `[s]` is a list of it alone"
 
 
+@pytest.mark.parametrize("text", ["for x in west:\n  say \"{x}\"", "let n = count(west)"])
+def test_a_region_where_a_list_goes_is_told_its_states(pack, text):
+    path = add_card(pack, text)
+    line, col = position(path, "west")
+    (err,) = [e for e in errors(pack) if e[0] == "E320"]
+    assert err[1:4] == (path.name, line, col) and "one of the regions" in err[4]
+    assert err[5] == ("the states of `west` are `states where region of it == west`; "
+                      "`[west]` is a list of it alone")
+
+
 def test_count_of_a_zone_is_a_type_error(pack):
     path = add_card(pack, "let n = count(deck)")
     line, col = position(path, "deck")
