@@ -343,7 +343,9 @@ def test_e201_written_comparisons_compile_as_suggested(pack):
      "no more", "'no more than' is card wording; effect text says `at most`",
      "write `at most 1 per state`"),
     ("until the end of the turn:\n  nixon has campaign_tax 1", ":\n", "unexpected ':'",
-     "effect text names things without articles: write `until end of turn:`")])
+     "effect text names things without articles: write `until end of turn:`"),
+    ("let x = 1\nset x = 2", "= 2", "`set` gives a name its value with `to`",
+     "write `set x to 2`")])
 def test_e201_card_text_shapes_are_told_the_form(pack, event, at, message, hint):
     path = add_card(pack, event)
     err = expect(check_pack(pack), "E201", path, *position(path, at, after="event:"))
