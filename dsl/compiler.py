@@ -220,6 +220,7 @@ class _Unit(TypeChecks):
         self.uses: tuple | None = None
         self.local_kinds: dict[str, str] = {}  # locals bound once, whose kind is known
         self.rebound: set[str] = set()
+        self.saying = False  # within `say`: a bare word there may be meant as text
 
     # ---- positions and errors --------------------------------------------
     def where(self, node) -> Source:
@@ -326,7 +327,11 @@ class _Unit(TypeChecks):
         return ("stop",)
 
     def s_say_stmt(self, text):
-        return ("say", self.expr(text))
+        self.saying = True
+        try:
+            return ("say", self.expr(text))
+        finally:
+            self.saying = False
 
     def s_record_stmt(self, name, owner, value):
         who = self.player(owner, "whose record") if owner is not None else None
@@ -839,9 +844,12 @@ class _Unit(TypeChecks):
         for loc_id, attrs in self.sym.locations.items():
             if str(attrs.get("name", "")).replace(" ", "").lower() == n.lower():
                 return f"did you mean `{loc_id}` ({attrs['name']})?"
-        return did_you_mean(n, self.sym.all_names() | self.scope | self.sym.field_values) or (
-            f"a name is one the pack declares (a place, player, zone, pool, track or "
-            f"variable) or one this text gives a value first: `let {n} = ...`")
+        near = did_you_mean(n, self.sym.all_names() | self.scope | self.sym.field_values)
+        if near or not self.saying:
+            return near or (f"a name is one the pack declares (a place, player, zone, pool, "
+                            f"track or variable) or one this text gives a value first: "
+                            f"`let {n} = ...`")
+        return f'text goes in double quotes: `say "{n}"` (a name in it in braces: "{{{n}}}")'
 
     def e_prop(self, name, sub):
         n = str(name)
@@ -991,9 +999,9 @@ class _Unit(TypeChecks):
                                     f"bad expression in text: {{{m.group(1)}}}: {e.message}",
                                     e.hint)
             else:
-                outer, self.src = self.src, inner
+                (outer, self.src), (saying, self.saying) = (self.src, inner), (self.saying, False)
                 parts.append(self.expr(tree))
-                self.src = outer
+                self.src, self.saying = outer, saying
             pos = m.end()
         if pos < len(text):
             parts.append(_unescape(text[pos:]))

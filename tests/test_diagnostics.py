@@ -394,6 +394,16 @@ def test_e201_a_full_stop_at_the_end_of_a_statement(pack):
         "unexpected character '.'"
 
 
+def test_e315_a_bare_word_to_say_is_told_the_quotes(pack):
+    path = add_card(pack, 'say hello\nsay "{goodbye}"')
+    errors = {d.message: d for d in check_pack(pack).report.errors}
+    said, inside = errors["unknown name 'hello'"], errors["unknown name 'goodbye'"]
+    assert (said.source.line, said.source.column) == position(path, "hello")
+    assert said.hint == 'text goes in double quotes: `say "hello"` (a name in it in braces: ' \
+        '"{hello}")'
+    assert "double quotes" not in inside.hint  # already in them: a name, unknown
+
+
 def test_e315_a_number_written_as_a_word(pack):
     path = add_card(pack, "nixon gains two momentum")
     loaded = check_pack(pack)
