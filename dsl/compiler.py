@@ -976,7 +976,14 @@ class _Unit(TypeChecks):
         return ("ifelse", self.expr(cond), self.expr(a), self.expr(b))
 
     def e_where(self, src, cond):
-        return ("where", self.items(src, "what `where` filters"), self.expr(cond))
+        items = self.expr(src)
+        if items[0] in ("cmp", "and", "or", "not"):  # `if X in LIST where ...`
+            self.error(src, "E320", "type mismatch: what `where` filters must be a list, not "
+                       "a truth value", "`where` filters all that stands to its left: put the "
+                       "list and its filter in parentheses, `X in (LIST where COND)`")
+        else:
+            self.expect(src, items, "what `where` filters", "list")
+        return ("where", items, self.expr(cond))
 
     # ---- text templates --------------------------------------------------
     def fmt(self, tok) -> tuple:

@@ -295,6 +295,16 @@ def _out_of_place(word: str, text: str, lines: list[str], line: int, col: int,
                      "the lines after it, indented like it, read the name it binds")
     if word in CLAUSE_ORDER:
         return Found(col, f"'{word}' is out of place here", CLAUSE_ORDER[word])
+    listed = re.search(r"([\w\"]+)\s*$", text[:col - 1]) if word == "," else None
+    if listed and "_NL" in expected:  # `... in OH, PA`
+        items = f"{listed.group(1)}, {_code(text[col:])}"
+        return Found(col, "unexpected ','", f"several things are a list in brackets: "
+                     f"`[{items}]`")
+    after = re.search(r"([\w\"]+)\s*,\s*$", text[:col - 1])
+    if after and any(literals().get(t) == "at" for t in expected):  # `... in OH, PA`
+        items = f"{after.group(1)}, {_code(text[col - 1:])}"
+        return Found(col, f"unexpected {word!r}", f"several things are a list in brackets, "
+                     f"`[{items}]`; after a comma here comes `at most N per NAME`")
     return None
 
 

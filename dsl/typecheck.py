@@ -206,6 +206,9 @@ class TypeChecks:
             got = self.kind_of(e) if e[0] == "attr" else None
             if got is not None and got.startswith("place:"):  # `region of s`: not a state
                 return f"`{e[1]} of` gives one of the {got[6:]}; write {example}"
+            if self.kind_of(e) == "list":
+                return ("one place at a time: `for s in LIST:` with the statement for `s` "
+                        "indented below it")
             return near or example
         if wanted == "place":
             return "a place on the board"

@@ -345,12 +345,34 @@ def test_e201_written_comparisons_compile_as_suggested(pack):
     ("until the end of the turn:\n  nixon has campaign_tax 1", ":\n", "unexpected ':'",
      "effect text names things without articles: write `until end of turn:`"),
     ("let x = 1\nset x = 2", "= 2", "`set` gives a name its value with `to`",
-     "write `set x to 2`")])
+     "write `set x to 2`"),
+    ("place 2 state support for nixon in NY, MA", ",", "unexpected ','",
+     "several things are a list in brackets: `[NY, MA]`"),
+    ("nixon must add 2 state support in NY, MA", "MA", "unexpected 'MA'",
+     "several things are a list in brackets, `[NY, MA]`; after a comma here comes "
+     "`at most N per NAME`")])
 def test_e201_card_text_shapes_are_told_the_form(pack, event, at, message, hint):
     path = add_card(pack, event)
     err = expect(check_pack(pack), "E201", path, *position(path, at, after="event:"))
     assert err.message == message
     assert hint in err.hint
+
+
+def test_e320_where_after_a_comparison_is_told_the_parentheses(pack):
+    # `where` binds looser than `in`: it filtered `NY in states`, a truth value
+    path = add_card(pack, "if NY in states where region of it == east:\n  stop")
+    err = expect(check_pack(pack), "E320", path, *position(path, "NY in"))
+    assert err.hint.endswith("put the list and its filter in parentheses, "
+                             "`X in (LIST where COND)`")
+    add_card(pack, "if NY in (states where region of it == east):\n  stop")
+    assert not check_pack(pack).report.errors
+
+
+def test_e320_a_list_where_one_place_goes_is_told_the_loop(pack):
+    path = add_card(pack, "place 2 state support for nixon in [NY, MA]")
+    err = expect(check_pack(pack), "E320", path, *position(path, "[NY"))
+    assert err.hint == ("one place at a time: `for s in LIST:` with the statement for `s` "
+                        "indented below it")
 
 
 def test_e201_no_guess_where_none_is_sure(pack):
