@@ -536,12 +536,25 @@ class _Loader:
                     self.stats.without_event.append(card.number)
                 continue
             self.stats.events[card.kind] = self.stats.events.get(card.kind, 0) + 1
+            if self.lines_joined(f, node, "event"):
+                continue
             src = f.text_source(node, "event")
             block = comp.compile_text(card.event, src, f"card {card.number}",
                                       ["player", "opponent", "card"])
             if block is not None:
                 events[card.number] = block
         return events
+
+    def lines_joined(self, f: YamlFile, node, key: str) -> bool:
+        """Statements written over several lines without `|`: YAML joined them into one
+        line, where they run together (E206, at the text)."""
+        if not f.joined_lines(node, key):
+            return False
+        self.report.error(f.text_source(node, key), "E206",
+                          f"the lines of `{key}` were joined into one: YAML reads lines "
+                          f"written without `|` as one text", f"write `{key}: |` and the "
+                          "statements on the lines below it, indented")
+        return True
 
     def check_whole(self, comp: Compiler, manifest, rules, procedures, symbols, attributes,
                     kinds) -> None:
@@ -598,6 +611,8 @@ class _Loader:
                               "a procedure built on it takes the same parameters",
                               "leave `params:` out to take them as they are")
             return None
+        if self.lines_joined(f, node, "body"):
+            return None
         comp.original = base
         body_name = name if not getattr(proc, "extends", None) else f"{base}.{proc.extends}"
         block = comp.compile_text(proc.body, src, body_name, params)
@@ -637,6 +652,8 @@ class _Loader:
                                   f"'{reaction.whenever}' is not an announcement of the pack",
                                   unknown_announcement_hint(reaction.whenever,
                                                             symbols.announcements))
+                continue
+            if self.lines_joined(f, node, "body"):
                 continue
             cond_src = f.text_source(node, "if") if reaction.condition is not None else None
             block = comp.compile_reaction(reaction.body, f.text_source(node, "body"),

@@ -122,6 +122,20 @@ class YamlFile:
         quote = 1 if rest[:1] in ('"', "'") else 0
         return Source(self.display, line + 1, col + 1 + quote)
 
+    def joined_lines(self, parent: CommentedMap, key: str) -> bool:
+        """Whether a value written over several lines was joined into one by YAML: a
+        plain or quoted scalar that goes on below its first line, or a folded (`>`)
+        block of several lines. Statements must keep their lines (`|`)."""
+        line, col = parent.lc.value(key)
+        raw = self.lines[line] if line < len(self.lines) else ""
+        rest = raw[col:].strip()
+        value = str(parent[key] or "")
+        if rest[:1] == ">":
+            return "\n" not in value.strip() and len(_block_lines(self.lines, line)) > 1
+        if rest[:1] == "|":
+            return False
+        return len(value.strip()) > len(rest.strip("\"'"))
+
     def _block_source(self, indicator: int, value: str) -> Source:
         first = next((n for n in range(indicator + 1, len(self.lines))
                       if self.lines[n].strip()), None)
@@ -143,6 +157,22 @@ class YamlFile:
             pos = found + len(content)
         # Line 1 of the text is the line after the indicator (blank lines count).
         return Source(self.display, indicator + 2, indent + 1, tuple(folds))
+
+
+def _block_lines(lines: list[str], indicator: int) -> list[str]:
+    """The non-blank lines of the block scalar whose indicator is on line `indicator`."""
+    body = lines[indicator + 1:]
+    first = next((ln for ln in body if ln.strip()), None)
+    if first is None:
+        return []
+    indent = len(first) - len(first.lstrip())
+    out = []
+    for ln in body:
+        if ln.strip() and len(ln) - len(ln.lstrip()) < indent:
+            break
+        if ln.strip():
+            out.append(ln)
+    return out
 
 
 # ---- reading --------------------------------------------------------------------

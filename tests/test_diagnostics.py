@@ -625,6 +625,38 @@ def test_card_fields_are_checked_against_their_declaration(pack):
     assert got[("E102", *position(path, "cpp"))].hint == "did you mean `cp`?"
 
 
+@pytest.mark.parametrize(("written", "at"), [
+    ("event: nixon gains 1 momentum\n  nixon loses 1 momentum\n", "nixon gains"),
+    ("event:\n  nixon gains 1 momentum\n  nixon loses 1 momentum\n", "nixon gains"),
+    ("event: >\n  nixon gains 1 momentum\n  nixon loses 1 momentum\n", "nixon gains")])
+def test_e206_statements_whose_lines_yaml_joined(pack, written, at):
+    path = pack / "cards" / "901-broken.yaml"
+    path.write_text(CARD.format(number=901).replace("event: |\n", written))
+    err = expect(check_pack(pack), "E206", path, *position(path, at))
+    assert err.hint == "write `event: |` and the statements on the lines below it, indented"
+    assert not [d for d in check_pack(pack).report.errors if d.code == "E201"]
+
+
+@pytest.mark.parametrize("written", [
+    "event: nixon gains 1 momentum  # one line\n", "event:\n  nixon gains 1 momentum\n",
+    'event: "say \\"one line\\""\n', "event: >-\n  nixon gains 1 momentum\n"])
+def test_e206_not_for_a_text_of_one_line(pack, written):
+    path = pack / "cards" / "901-broken.yaml"
+    path.write_text(CARD.format(number=901).replace("event: |\n", written))
+    assert not check_pack(pack).report.errors
+
+
+def test_e206_in_procedure_and_reaction_bodies(pack):
+    path = pack / "rules" / "95-joined.yaml"
+    path.write_text("procedures:\n  helper:\n    body: >\n      stop\n      stop\n"
+                    "reactions:\n  heard:\n    whenever: card_played\n"
+                    "    body: say \"a\"\n      say \"b\"\n")
+    add_card(pack, "do helper")
+    loaded = check_pack(pack)
+    expect(loaded, "E206", path, *position(path, "stop"))
+    expect(loaded, "E206", path, *position(path, 'say "a"'))
+
+
 # ---- E4xx / W4xx: the effect graph -----------------------------------------------------
 def test_e401_unbounded_loop(pack):
     path = pack / "rules" / "90-loop.yaml"
