@@ -301,7 +301,7 @@ def _out_of_place(word: str, text: str, lines: list[str], line: int, col: int,
         return Found(col, "unexpected ','", f"several things are a list in brackets: "
                      f"`[{items}]`")
     after = re.search(r"([\w\"]+)\s*,\s*$", text[:col - 1])
-    if after and any(literals().get(t) == "at" for t in expected):  # `... in OH, PA`
+    if after and any(literals().get(t) == "at" for t in expected):  # `add ... in OH, PA`
         items = f"{after.group(1)}, {_code(text[col - 1:])}"
         return Found(col, f"unexpected {word!r}", f"several things are a list in brackets, "
                      f"`[{items}]`; after a comma here comes `at most N per NAME`")
@@ -419,15 +419,16 @@ COMPARISONS = {
 
 
 def _card_wording(text: str, col: int, word: str) -> Found | None:
-    """Card text written as effect text, as (column, message, hint): a comparison in
-    words, `leads`, a card verb, a statement begun with an article or with the verb of
-    a statement whose subject comes first."""
+    """Card text written as effect text: a comparison in words, `leads`, `for each` or
+    `no more than` after a statement, a card verb, a statement begun with an article or
+    with the verb of a statement whose subject comes first."""
     compared = _comparison(text, col, word)
     if compared is not None:
         return compared
     tail = text[col - 1:].lower()
-    if re.match(r"for (each|every)\b", tail):  # `P gains 1 point for each state in ...`
-        return Found(col, f"'{text[col - 1:col + 7]}' after a statement is card wording; "
+    looped = re.match(r"for (each|every)\b", tail)
+    if looped:  # `P gains 1 point for each state in ...`
+        return Found(col, f"'{looped.group(0)}' after a statement is card wording; "
                      "effect text loops first", "write `for s in LIST:` with the statement "
                      "indented below it, or count in place of the number: `P gains "
                      "count(LIST) NAME`")
