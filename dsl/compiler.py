@@ -17,13 +17,10 @@ from lark import Token, Tree
 
 from ..interpreter.budget import MAX_DIGITS
 from ..interpreter.builtins import ARITY, LIST_ARGUMENTS, POOL_ARGUMENTS
-from .diagnostics import Report, Source, did_you_mean
+from .diagnostics import NUMBER_WORDS, Report, Source, did_you_mean
 from .parser import DslSyntaxError, parse
 from .typecheck import TypeChecks, rebound_names, text_of, want
 
-# Numbers a card writes as words ("gains one point"): the language takes digits.
-NUMBER_WORDS = {w: n for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
 
 def listed(names: list[str], most: int) -> str:
     """Names for a hint: the first `most` of them, and how many more."""

@@ -108,6 +108,11 @@ def closest(word: str, candidates: Iterable[Any], cutoff: float = 0.6) -> str | 
     return best
 
 
+# Numbers a card writes as words ("gains one point"): content takes digits.
+NUMBER_WORDS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
 def did_you_mean(word: str, candidates: Iterable[Any]) -> str:
     close = closest(str(word), candidates)
     return f"did you mean `{close}`?" if close is not None and close != str(word) else ""

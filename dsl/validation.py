@@ -7,13 +7,14 @@ checked against the pack's `card_fields:` declarations in dsl/fields.py.
 
 from __future__ import annotations
 
+import json
 import re
 import types
 from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from .diagnostics import Report, closest, did_you_mean
+from .diagnostics import NUMBER_WORDS, Report, closest, did_you_mean
 from .fields import check_card_fields
 from .fields import show as _show
 from .yamlsource import YamlFile, plain
@@ -138,13 +139,32 @@ _SHAPES = {
 def _wrong_value(p: _Problem) -> tuple[str, str]:
     err = p.err
     if err["type"] in _SHAPES:
-        return f"expected {_SHAPES[err['type']]}, got {_show(err['input'])}", ""
+        return f"expected {_SHAPES[err['type']]}, got {_show(err['input'])}", _shape_hint(p)
     if err["type"] == "literal_error":
         allowed = re.findall(r"'([^']*)'", err.get("ctx", {}).get("expected", ""))
         got = str(err["input"])
         return (f"{_show(err['input'])} is not one of {', '.join(allowed)}",
                 did_you_mean(got, allowed))
     return f"{err['msg']} (got {_show(err['input'])})", ""
+
+
+def _shape_hint(p: _Problem) -> str:
+    """The value as it would fit: a number in digits, one text where a list of one was
+    written, a list where one text was."""
+    got, kind, name = p.err["input"], p.err["type"], p.path[-1] if p.path else ""
+    if kind in ("int_parsing", "float_parsing") and str(got).lower() in NUMBER_WORDS:
+        return f"write the number in digits: `{NUMBER_WORDS[str(got).lower()]}`"
+    if kind == "string_type" and isinstance(got, list) and len(got) == 1 \
+            and isinstance(got[0], str):
+        return f"one value, not a list: `{name}: {_yaml_text(got[0])}`"
+    if kind == "list_type" and isinstance(got, str):
+        return f"a list, even of one: `{name}: [{_yaml_text(got)}]`"
+    return ""
+
+
+def _yaml_text(text: str) -> str:
+    """A text as YAML writes it: bare if it is a plain word, else quoted."""
+    return text if re.fullmatch(r"[A-Za-z_][\w-]*", text) else json.dumps(text)
 
 
 def _unexpected(p: _Problem) -> str:

@@ -173,6 +173,18 @@ def test_e104_wrong_type_points_at_the_value(pack):
     assert "whole number" in expect(loaded, "E104", path, line, col).message
 
 
+@pytest.mark.parametrize(("setup", "at", "hint"), [
+    ("setup:\n  counters:\n    momentum: {max: two}\n", "two",
+     "write the number in digits: `2`"),
+    ("rules: [rules]\n", "[rules]", "one value, not a list: `rules: rules`"),
+    ("cards: cards\n", "cards\n", "a list, even of one: `cards: [cards]`")])
+def test_e104_a_value_of_the_wrong_shape_is_told_the_fitting_one(tmp_path, setup, at, hint):
+    mod = my_mod(tmp_path, setup)
+    loaded = check_pack(builtin_pack(), mods=[mod])
+    err = expect(loaded, "E104", mod / "mod.yaml", *position(mod / "mod.yaml", at))
+    assert err.hint == hint
+
+
 def test_e104_wrong_choice_gets_a_hint(pack):
     path = pack / "pack.yaml"
     edit(path, "cp: {type: int}", "cp: {type: integer}")
