@@ -279,17 +279,16 @@ def _out_of_place(word: str, text: str, lines: list[str], line: int, col: int,
     if "_NL" in expected and _ends_block_opener(lines, line, col):
         return Found(col, "expected an indented block after ':'",
                      "indent the lines that belong to it")
-    assigned = re.match(r"\s*([A-Za-z_]\w*)\s*$", text[:col - 1]) if word == "=" else None
+    assigned = re.match(r"\s*(set\s+)?([A-Za-z_]\w*)\s*$", text[:col - 1]) \
+        if word == "=" else None
+    if assigned and assigned.group(1):  # `set x = 3`
+        return Found(col, "`set` gives a name its value with `to`",
+                     f"write `set {assigned.group(2)} to {_code(text[col:]) or '...'}`")
     if assigned:  # `x = 2` as a statement
-        name = assigned.group(1)
+        name = assigned.group(2)
         return Found(col, f"'{name} = ...' is not a statement",
                      f"give a new name a value with `let {name} = ...`, change one with "
                      f"`set {name} to ...`; compare with `==`")
-    set_to = re.match(r"\s*set\s+([A-Za-z_]\w*)\s*$", text[:col - 1]) if word == "=" else None
-    if set_to:  # `set x = 3`
-        value = _code(text[col:]) or "..."
-        return Found(col, "`set` gives a name its value with `to`",
-                     f"write `set {set_to.group(1)} to {value}`")
     if word == ":" and re.search(r"\bchooses\s+\w+\s+from\b", text):
         return Found(col, "a pick from a list opens no block", "end the line without ':'; "
                      "the lines after it, indented like it, read the name it binds")

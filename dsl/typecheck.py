@@ -218,8 +218,9 @@ class TypeChecks:
                 if got.startswith("place") else ""
             if one:
                 alone = f"`[{one}]` is a list of it alone"
-                for kind in sym.kinds:  # `for s in west:` meant the states in the West
-                    prop = sym.property_of_kind(kind, got[6:]) if got != "place" else None
+                of_kind = got[6:] if got.startswith("place:") else ""
+                for kind in sym.kinds if of_kind else ():  # `for s in west`: its states
+                    prop = sym.property_of_kind(kind, of_kind)
                     if prop:
                         return (f"the {kind} of `{one}` are `{kind} where {prop} of it == "
                                 f"{one}`; {alone}")

@@ -130,8 +130,8 @@ class YamlFile:
         raw = self.lines[line] if line < len(self.lines) else ""
         rest = raw[col:].strip()
         value = str(parent[key] or "")
-        if rest[:1] == ">":
-            return "\n" not in value.strip() and len(_block_lines(self.lines, line)) > 1
+        if rest[:1] == ">":  # each line of the block is one fold of the text
+            return "\n" not in value.strip() and len(self._block_source(line, value).folds) > 1
         if rest[:1] == "|":
             return False
         return len(value.strip()) > len(rest.strip("\"'"))
@@ -157,22 +157,6 @@ class YamlFile:
             pos = found + len(content)
         # Line 1 of the text is the line after the indicator (blank lines count).
         return Source(self.display, indicator + 2, indent + 1, tuple(folds))
-
-
-def _block_lines(lines: list[str], indicator: int) -> list[str]:
-    """The non-blank lines of the block scalar whose indicator is on line `indicator`."""
-    body = lines[indicator + 1:]
-    first = next((ln for ln in body if ln.strip()), None)
-    if first is None:
-        return []
-    indent = len(first) - len(first.lstrip())
-    out = []
-    for ln in body:
-        if ln.strip() and len(ln) - len(ln.lstrip()) < indent:
-            break
-        if ln.strip():
-            out.append(ln)
-    return out
 
 
 # ---- reading --------------------------------------------------------------------
