@@ -221,7 +221,8 @@ def _syntax_error(e: UnexpectedInput, body: str, source: Source) -> DslSyntaxErr
 
 def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
                       line: int, col: int) -> DslSyntaxError:
-    token, expected = e.token, set(e.expected or ())
+    # Lark's accepting state of `expr` lists nothing: only the end of the text is wanted
+    token, expected = e.token, set(e.expected or ()) or {"$END"}
     expect = f"expected {_expected(expected)}"
     if token.type in ("_INDENT", "_DEDENT", "_NL", "$END"):
         return _layout_error(token.type, lines, source, line, col, expect)
@@ -229,6 +230,10 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
     found = _out_of_place(str(token), text, lines, line, col, expected)
     if found is None:
         found = _misworded(token, text, col, expected, expect)
+    if found is None and not e.expected:
+        return DslSyntaxError(source.at(line, col), f"unexpected {str(token)!r}: the "
+                              "expression is complete before it", "remove it, or join it "
+                              "on with an operator (`of`, `+`, `==`, `and` ...)")
     if found is None:
         return DslSyntaxError(source.at(line, col), f"unexpected {str(token)!r}", expect)
     wants = found.wants
@@ -343,7 +348,28 @@ def _misworded(token, text: str, col: int, expected: set[str], expect: str) -> F
     if bare != _code(text):  # `until the end of the turn:`
         return Found(col, f"unexpected {word!r}", "effect text names things without "
                      f"articles: write `{bare}` ({expect})")
-    return None
+    return _side_by_side(token, text, col, keywords, expect)
+
+
+def _side_by_side(token, text: str, col: int, keywords: list[str], expect: str) -> Found | None:
+    """`score p` where an expression ends: two names with nothing between them, most
+    often a property read without its `of`, or a comparison without its operator
+    (`leader of OH p`, `where region west`). Not where a keyword may follow (`move p OH`
+    wants its `to`)."""
+    head, word = text[:col - 1], str(token)
+    prev = re.search(r"(?<![\w.])([A-Za-z_]\w*)\s+$", head)
+    if token.type != "NAME" or prev is None or prev.group(1) in literals().values() \
+            or any(k.isalpha() for k in keywords):
+        return None
+    first = prev.group(1)
+    read = re.search(r"\b([A-Za-z_]\w*\s+of\s+[A-Za-z_]\w*)\s+$", head)
+    if read is not None:
+        hint = f"compare with an operator: `{read.group(1)} == {word}`"
+    elif re.search(r"\bwhere\s+\w+\s+$", head):
+        hint = f"`where` reads each item as `it`: `{first} of it == {word}`"
+    else:
+        hint = f"write `{first} of {word}`, or put an operator between the two"
+    return Found(col, f"unexpected {word!r} right after the name `{first}`", f"{hint} ({expect})")
 
 
 WHENEVER_FORM = ("write `whenever NAME:`, `whenever NAME(a, b):` or `whenever NAME(a, b) "

@@ -321,11 +321,50 @@ def test_e201_a_comparison_in_words_is_told_the_operator(pack, event, at, phrase
     assert err.hint == f"write {written} (docs/dsl.md)"
 
 
+def test_e204_a_word_after_a_whole_template_expression_is_told_it_is_complete(pack):
+    # `{...}` holds one expression: past its end Lark's accepting state lists nothing, so
+    # the message once read "expected " and stopped
+    path = add_card(pack, 'say "nixon holds {count(hand of nixon) cards}"')
+    err = expect(check_pack(pack), "E204", path, *position(path, "cards}", after="event:"))
+    assert err.message == ("bad expression in text: {count(hand of nixon) cards}: unexpected "
+                           "'cards': the expression is complete before it")
+    assert err.hint.startswith("remove it, or join it on with an operator")
+    # the other hints name what may follow there: the end
+    path = add_card(pack, 'say "{title of card it} is played"', number=902)
+    err = expect(check_pack(pack), "E204", path, *position(path, "it}", after="event:"))
+    assert err.hint == "compare with an operator: `title of card == it` (expected end of text)"
+
+
+@pytest.mark.parametrize(("event", "at", "first", "written"), [
+    ("if momentum nixon > 2:\n  nixon gains 1 momentum", "nixon >", "momentum",
+     "write `momentum of nixon`, or put an operator between the two"),
+    ("if leader of NY kennedy:\n  nixon gains 1 momentum", "kennedy:", "NY",
+     "compare with an operator: `leader of NY == kennedy`"),
+    ("let n = count(states where region west)", "west", "region",
+     "`where` reads each item as `it`: `region of it == west`")])
+def test_e201_two_names_side_by_side_are_told_the_of_or_operator(pack, event, at, first,
+                                                                  written):
+    path = add_card(pack, event)
+    err = expect(check_pack(pack), "E201", path, *position(path, at, after="event:"))
+    word = at.split()[0].rstrip(":")
+    assert err.message == f"unexpected '{word}' right after the name `{first}`"
+    assert err.hint.startswith(written + " (expected ")
+
+
+def test_e201_a_name_before_a_missing_keyword_is_not_read_as_a_property(pack):
+    # `move nixon NY` wants its `to`: no `nixon of NY`
+    path = add_card(pack, "move nixon NY")
+    err = expect(check_pack(pack), "E201", path, *position(path, "NY", after="event:"))
+    assert err.message == "unexpected 'NY'" and "'to'" in err.hint and " of " not in err.hint
+
+
 def test_e201_written_comparisons_compile_as_suggested(pack):
     # what the hints above say to write is effect text that compiles
     for n, text in enumerate(["if momentum of nixon > 2:\n  nixon gains 1 momentum",
                               "let n = count(states where region of it != west)",
-                              "if leader of NY == kennedy:\n  nixon gains 1 momentum"]):
+                              "if leader of NY == kennedy:\n  nixon gains 1 momentum",
+                              "if momentum of nixon > 2:\n  nixon gains 1 momentum",
+                              "let n = count(states where region of it == west)"]):
         add_card(pack, text, number=901 + n)
     assert not check_pack(pack).report.errors
 
