@@ -225,7 +225,7 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
     token, expected = e.token, set(e.expected or ()) or {"$END"}
     expect = f"expected {_expected(expected)}"
     if token.type in ("_INDENT", "_DEDENT", "_NL", "$END"):
-        return _layout_error(token.type, lines, source, line, col, expect)
+        return _layout_error(token.type, lines, source, line, col, expect, expected)
     text = lines[line - 1] if line <= len(lines) else ""
     found = _out_of_place(str(token), text, lines, line, col, expected)
     if found is None:
@@ -242,7 +242,7 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
 
 
 def _layout_error(kind: str, lines: list[str], source: Source, line: int, col: int,
-                  expect: str) -> DslSyntaxError:
+                  expect: str, expected: set[str]) -> DslSyntaxError:
     """An indentation, a line end or the text's end where the statement wanted more."""
     if kind == "_INDENT":
         # The token sits at the end of the line before; the culprit is the next line.
@@ -256,10 +256,23 @@ def _layout_error(kind: str, lines: list[str], source: Source, line: int, col: i
     if kind == "_DEDENT":
         return DslSyntaxError(source.at(line, col), "the block ends too early", expect)
     if kind == "_NL":
-        return DslSyntaxError(source.at(line, col), "unexpected end of line", expect)
+        text = lines[line - 1] if line <= len(lines) else ""
+        hint = (_no_amount(text) if expected == {"NAME"} else None) or expect
+        return DslSyntaxError(source.at(line, col), "unexpected end of line", hint)
     last = max((n for n, text in enumerate(lines, 1) if _code(text)), default=1)
     end = len(lines[last - 1].split("#")[0].rstrip()) + 1 if lines else 1
     return DslSyntaxError(source.at(last, end), "the text ends too early", expect)
+
+
+def _no_amount(text: str) -> str | None:
+    """`P gains cash`: the name was read as the amount, and the line ended where the
+    name was wanted. The statement with its amount in place."""
+    code = _code(text).rstrip()
+    verb = re.search(r"\b(gains|loses|pays|add|subtract)\s+(?=[A-Za-z_]\w*(\s|$))", code)
+    if verb is None or code[verb.end():].split()[0] in literals().values():
+        return None
+    written = f"{code[:verb.end()]}N {code[verb.end():]}".strip()
+    return f"`{verb.group(1)}` takes an amount, then a name: write `{written}`"
 
 
 class Found(NamedTuple):
@@ -323,8 +336,9 @@ def _misworded(token, text: str, col: int, expected: set[str], expect: str) -> F
     close = did_you_mean(word, keywords)
     if close:
         return Found(col, f"unexpected {word!r}", f"{close} {expect}")
-    if text.strip().upper().startswith("TODO"):
-        return Found(len(text) - len(text.lstrip()) + 1, "this is still a TODO placeholder",
+    if text.strip().upper().startswith("TODO") or word == "TODO":
+        at = len(text) - len(text.lstrip()) + 1 if word != "TODO" else col
+        return Found(at, "this is still a TODO placeholder",
                      "write it in the effect language (docs/dsl.md lists every form)")
     if keywords and set(keywords) <= {"add", "subtract"}:  # `P may place ...`
         return Found(col, f"'{word}' cannot follow `may` or `must`", f"write {_ADD} or "
@@ -358,7 +372,8 @@ def _side_by_side(token, text: str, col: int, keywords: list[str], expect: str) 
     wants its `to`)."""
     head, word = text[:col - 1], str(token)
     prev = re.search(r"(?<![\w.])([A-Za-z_]\w*)\s+$", head)
-    if token.type != "NAME" or prev is None or prev.group(1) in literals().values() \
+    words = literals().values()
+    if token.type != "NAME" or prev is None or prev.group(1) in words or word in words \
             or any(k.isalpha() for k in keywords):
         return None
     first = prev.group(1)
@@ -439,7 +454,8 @@ ARTICLES = ("the", "a", "an")
 # itself -> the operator to write.
 COMPARISONS = {
     "is more than": ">", "is greater than": ">", "is less than": "<", "is fewer than": "<",
-    "is at least": ">=", "is at most": "<=", "is not": "!=", "is": "==", "equals": "==",
+    "is at least": ">=", "is at most": "<=", "is not in": "not in", "is in": "in",
+    "is not": "!=", "is": "==", "equals": "==",
 }
 
 

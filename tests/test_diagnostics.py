@@ -351,6 +351,32 @@ def test_e201_two_names_side_by_side_are_told_the_of_or_operator(pack, event, at
     assert err.hint.startswith(written + " (expected ")
 
 
+@pytest.mark.parametrize(("event", "written"), [
+    ("nixon gains momentum",
+     "`gains` takes an amount, then a name: write `nixon gains N momentum`"),
+    ("nixon must add state support in [NY]",
+     "`add` takes an amount, then a name: write `nixon must add N state support in [NY]`")])
+def test_e201_a_statement_without_its_amount_is_shown_where_it_goes(pack, event, written):
+    # the name was read as the amount, and the line ended where the name was wanted
+    path = add_card(pack, event)
+    line, _ = position(path, event, after="event:")
+    err = expect(check_pack(pack), "E201", path, line, 3 + len(event))
+    assert (err.message, err.hint) == ("unexpected end of line", written)
+
+
+def test_e201_is_in_and_is_not_in_are_told_in_and_not_in(pack):
+    add_card(pack, "if NY is not in [NY]:\n  nixon gains 1 momentum")
+    add_card(pack, "if NY is in [NY]:\n  nixon gains 1 momentum", number=902)
+    hints = {d.hint for d in check_pack(pack).report.errors if d.code == "E201"}
+    assert hints == {"write `NY not in [NY]` (docs/dsl.md)", "write `NY in [NY]` (docs/dsl.md)"}
+
+
+def test_e201_a_todo_left_inside_a_line_is_named_as_a_placeholder(pack):
+    path = add_card(pack, "if momentum of nixon TODO:\n  nixon gains 1 momentum")
+    err = expect(check_pack(pack), "E201", path, *position(path, "TODO", after="event:"))
+    assert err.message == "this is still a TODO placeholder"
+
+
 def test_e201_a_name_before_a_missing_keyword_is_not_read_as_a_property(pack):
     # `move nixon NY` wants its `to`: no `nixon of NY`
     path = add_card(pack, "move nixon NY")
@@ -364,7 +390,8 @@ def test_e201_written_comparisons_compile_as_suggested(pack):
                               "let n = count(states where region of it != west)",
                               "if leader of NY == kennedy:\n  nixon gains 1 momentum",
                               "if momentum of nixon > 2:\n  nixon gains 1 momentum",
-                              "let n = count(states where region of it == west)"]):
+                              "let n = count(states where region of it == west)",
+                              "if NY not in [NY]:\n  nixon gains 1 momentum"]):
         add_card(pack, text, number=901 + n)
     assert not check_pack(pack).report.errors
 
