@@ -190,6 +190,24 @@ def test_plain_text_matching_no_label_filters(program):
     assert all("PA" in o.label for o in meaning.subset)
 
 
+def test_a_card_number_from_the_hand_shows_the_options_naming_that_card(program, capsys):
+    # the hand is listed by card number; 70 is no option's number here
+    game = scenario({"vars": {"turn": 1}, "zones": {"hand:kennedy": [70, 36]}},
+                    {"procedure": "take_turn", "args": {"player": "kennedy"}}, [])
+    labels = game.legal_actions()
+    assert len(labels) <= 70
+    script = iter(["70", "The Old Nixon: event"])
+    human = human_agent(read=lambda prompt: next(script), width=80, colour=False)
+    assert labels[human(game)] == "The Old Nixon: event"
+    out = capsys.readouterr().out
+    told = "70 is the number of the card The Old Nixon; the options naming it:"
+    assert told in out
+    shown = out[out.index(told):]  # what the answer 70 printed
+    naming = [f"{i}. {label}" for i, label in enumerate(labels) if "The Old Nixon" in label]
+    assert len(naming) >= 2 and all(line in shown for line in naming)
+    assert "Henry Luce" not in shown and "nothing matches" not in shown
+
+
 @pytest.mark.parametrize(("typed", "index"), [
     ("²", None), ("١", None), ("9" * 5000, None), ("0" * 5000 + "1", 1)])
 def test_digits_that_are_no_option_number_never_crash_the_prompt(program, typed, index):
