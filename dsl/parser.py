@@ -269,10 +269,15 @@ def _no_amount(text: str) -> str | None:
     name was wanted. The statement with its amount in place."""
     code = _code(text).rstrip()
     verb = re.search(r"\b(gains|loses|pays|add|subtract)\s+(?=[A-Za-z_]\w*(\s|$))", code)
-    if verb is None or code[verb.end():].split()[0] in literals().values():
+    if verb is None:
         return None
-    written = f"{code[:verb.end()]}N {code[verb.end():]}".strip()
-    return f"`{verb.group(1)}` takes an amount, then a name: write `{written}`"
+    rest = code[verb.end():]
+    if rest.split()[0] == "support" and verb.group(1) in ("add", "subtract"):
+        return (f"`{verb.group(1)}` takes an amount and the pool's name before `support`: "
+                f"write `{code[:verb.end()]}N NAME {rest}`")
+    if rest.split()[0] in literals().values():
+        return None
+    return f"`{verb.group(1)}` takes an amount, then a name: write `{code[:verb.end()]}N {rest}`"
 
 
 class Found(NamedTuple):

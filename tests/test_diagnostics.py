@@ -355,7 +355,9 @@ def test_e201_two_names_side_by_side_are_told_the_of_or_operator(pack, event, at
     ("nixon gains momentum",
      "`gains` takes an amount, then a name: write `nixon gains N momentum`"),
     ("nixon must add state support in [NY]",
-     "`add` takes an amount, then a name: write `nixon must add N state support in [NY]`")])
+     "`add` takes an amount, then a name: write `nixon must add N state support in [NY]`"),
+    ("nixon may add support in [NY]", "`add` takes an amount and the pool's name before "
+     "`support`: write `nixon may add N NAME support in [NY]`")])
 def test_e201_a_statement_without_its_amount_is_shown_where_it_goes(pack, event, written):
     # the name was read as the amount, and the line ended where the name was wanted
     path = add_card(pack, event)
