@@ -272,10 +272,11 @@ def _no_amount(text: str) -> str | None:
     if verb is None:
         return None
     rest = code[verb.end():]
-    if rest.split()[0] == "support" and verb.group(1) in ("add", "subtract"):
+    after = rest.split()[0]
+    if after == "support" and verb.group(1) in ("add", "subtract"):
         return (f"`{verb.group(1)}` takes an amount and the pool's name before `support`: "
                 f"write `{code[:verb.end()]}N NAME {rest}`")
-    if rest.split()[0] in literals().values():
+    if after in literals().values():
         return None
     return f"`{verb.group(1)}` takes an amount, then a name: write `{code[:verb.end()]}N {rest}`"
 
@@ -342,7 +343,7 @@ def _misworded(token, text: str, col: int, expected: set[str], expect: str) -> F
     if close:
         return Found(col, f"unexpected {word!r}", f"{close} {expect}")
     if text.strip().upper().startswith("TODO") or word == "TODO":
-        at = len(text) - len(text.lstrip()) + 1 if word != "TODO" else col
+        at = col if word == "TODO" else len(text) - len(text.lstrip()) + 1
         return Found(at, "this is still a TODO placeholder",
                      "write it in the effect language (docs/dsl.md lists every form)")
     if keywords and set(keywords) <= {"add", "subtract"}:  # `P may place ...`

@@ -74,9 +74,13 @@ def human_agent(show: Callable[[Game], None] | None = None,
             meaning = interpret(options, answer)
             if meaning.index is not None:
                 return meaning.index
-            subset = meaning.subset or card_options(game, options, answer)
-            if subset:
-                print(to_text(Group(*[option_text(o) for o in subset]), w, tint))
+            if meaning.subset:
+                print(to_text(Group(*[option_text(o) for o in meaning.subset]), w, tint))
+                continue
+            heading, naming = card_options(game, options, answer)
+            if naming:
+                print(heading)
+                print(to_text(Group(*[option_text(o) for o in naming]), w, tint))
                 continue
             print(f"  nothing matches {answer!r}: choose a number from 0 to {len(options) - 1}")
             print(HELP)
@@ -84,18 +88,16 @@ def human_agent(show: Callable[[Game], None] | None = None,
     return choose
 
 
-def card_options(game: Game, options: list[Option], answer: str) -> list[Option]:
+def card_options(game: Game, options: list[Option], answer: str) -> tuple[str, list[Option]]:
     """A card's number typed where an option's is wanted (the hand lists cards by their
-    numbers): the options whose label names that card, to pick from by their own."""
+    numbers): a line saying so and the options whose label names that card, to pick
+    from by their own numbers (none if no card has the number or no option names it)."""
     if not (answer.isascii() and answer.isdigit()) or len(answer) > 9:
-        return []
-    card = game.program.cards.get(int(answer))
-    title = str(card.get("title") or "").lower() if card else ""
-    found = [o for o in options if title and title in o.label.lower()]
-    if found:
-        print(f"  {int(answer)} is the number of the card {card['title']}; the options "
-              "naming it:")
-    return found
+        return "", []
+    card = game.program.cards.get(int(answer)) or {}
+    title = str(card.get("title") or "")
+    naming = [o for o in options if title and title.lower() in o.label.lower()]
+    return f"  {int(answer)} is the number of the card {title}; the options naming it:", naming
 
 
 def recap(game: Game, seen: int | None, most: int = 10) -> RenderableType:
