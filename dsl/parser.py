@@ -342,6 +342,10 @@ def _misworded(token, text: str, col: int, expected: set[str], expect: str) -> F
     close = did_you_mean(word, keywords)
     if close:
         return Found(col, f"unexpected {word!r}", f"{close} {expect}")
+    if "to" in keywords and re.match(r'[\w"\[(]', word) and word != "TODO":
+        written = f"{_code(text[:col - 1]).strip()} to {_code(text[col - 1:]).strip()}"
+        return Found(col, f"unexpected {word!r}: `to` comes before it",  # `move p OH`
+                     f"write `{written}` ({expect})")
     if text.strip().upper().startswith("TODO") or word == "TODO":
         at = col if word == "TODO" else len(text) - len(text.lstrip()) + 1
         return Found(at, "this is still a TODO placeholder",

@@ -379,11 +379,18 @@ def test_e201_a_todo_left_inside_a_line_is_named_as_a_placeholder(pack):
     assert err.message == "this is still a TODO placeholder"
 
 
-def test_e201_a_name_before_a_missing_keyword_is_not_read_as_a_property(pack):
-    # `move nixon NY` wants its `to`: no `nixon of NY`
-    path = add_card(pack, "move nixon NY")
-    err = expect(check_pack(pack), "E201", path, *position(path, "NY", after="event:"))
-    assert err.message == "unexpected 'NY'" and "'to'" in err.hint and " of " not in err.hint
+@pytest.mark.parametrize(("event", "at", "written"), [
+    ("move nixon NY", "NY", "move nixon to NY"),  # not `nixon of NY`
+    ("set x 2", "2", "set x to 2"),
+    ("deal 1 from deck hand of nixon", "hand", "deal 1 from deck to hand of nixon"),
+    ("transfer 5 discard", "discard", "transfer 5 to discard")])
+def test_e201_a_missing_to_is_shown_where_it_goes(pack, event, at, written):
+    path = add_card(pack, f"let x = 1\n{event}")
+    err = expect(check_pack(pack), "E201", path, *position(path, at, nth=1, after=event[:4]))
+    assert err.message == f"unexpected {at!r}: `to` comes before it"
+    assert err.hint.startswith(f"write `{written}` (expected ")
+    add_card(pack, f"let x = 1\n{written}")  # what it says to write compiles
+    assert not check_pack(pack).report.errors
 
 
 def test_e201_written_comparisons_compile_as_suggested(pack):
