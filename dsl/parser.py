@@ -342,10 +342,9 @@ def _misworded(token, text: str, col: int, expected: set[str], expect: str) -> F
     close = did_you_mean(word, keywords)
     if close:
         return Found(col, f"unexpected {word!r}", f"{close} {expect}")
-    if "to" in keywords and re.match(r'[\w"\[(]', word) and word != "TODO":
-        written = f"{_code(text[:col - 1]).strip()} to {_code(text[col - 1:]).strip()}"
-        return Found(col, f"unexpected {word!r}: `to` comes before it",  # `move p OH`
-                     f"write `{written}` ({expect})")
+    missing = _missing_word(word, text, col, keywords, expect)
+    if missing is not None:
+        return missing
     if text.strip().upper().startswith("TODO") or word == "TODO":
         at = col if word == "TODO" else len(text) - len(text.lstrip()) + 1
         return Found(at, "this is still a TODO placeholder",
@@ -373,6 +372,38 @@ def _misworded(token, text: str, col: int, expected: set[str], expect: str) -> F
         return Found(col, f"unexpected {word!r}", "effect text names things without "
                      f"articles: write `{bare}` ({expect})")
     return _side_by_side(token, text, col, keywords, expect)
+
+
+def _missing_word(word: str, text: str, col: int, keywords: list[str],
+                  expect: str) -> Found | None:
+    """A statement short of one word, shown with the word in place: `to` (`move p OH`),
+    the `if` of `A if COND else B`, `labelled` before a pick's label, a pool's name
+    before `support`; or a ':' that opens no block."""
+    head, tail = _code(text[:col - 1]).strip(), _code(text[col - 1:]).strip()
+    value = re.match(r'[\w"\[(]', word) and word != "TODO"
+    if "to" in keywords and value:
+        return Found(col, f"unexpected {word!r}: `to` comes before it",
+                     f"write `{head} to {tail}` ({expect})")
+    if "if" in keywords and value and re.search(r"\belse\b", tail):
+        return Found(col, f"unexpected {word!r}: a value chosen by a condition is "
+                     "`A if COND else B`", f"write `{head} if {tail}` ({expect})")
+    if word.startswith('"') and re.search(r"\bchooses\s+\w+\s+from\b", head) \
+            and "labelled" not in head:
+        return Found(col, "a pick's label follows `labelled`",
+                     f"write `{head} labelled {tail}`")
+    if "support" in keywords and head.endswith(" support"):
+        return Found(col, "the pool's name goes before `support`",
+                     f"write `{head.removesuffix(' support')} NAME support {tail}`, NAME "
+                     "a pool of the pack")
+    if word == ":" and not tail[1:].strip() and not re.match(_OPENS_BLOCK, head):
+        return Found(col, "only a line that opens a block ends with ':'",
+                     "remove the ':' (`if`, `for`, `repeat`, `while`, `until`, `whenever`, "
+                     "a menu and its options open blocks)")
+    return None
+
+
+# The first words of a line that opens a block (a menu's option is a quoted text).
+_OPENS_BLOCK = r'(?:if|elif|else|for|repeat|while|until|whenever|"|\w+\s+(?:may\s+)?chooses)\b'
 
 
 def _side_by_side(token, text: str, col: int, keywords: list[str], expect: str) -> Found | None:

@@ -379,6 +379,23 @@ def test_e201_a_todo_left_inside_a_line_is_named_as_a_placeholder(pack):
     assert err.message == "this is still a TODO placeholder"
 
 
+@pytest.mark.parametrize(("event", "at", "message", "written"), [
+    ("let n = 2 + (2 turn == 3 else 0)", "turn",
+     "unexpected 'turn': a value chosen by a condition is `A if COND else B`",
+     "write `let n = 2 + (2 if turn == 3 else 0)` (expected"),
+    ('nixon chooses r from regions "media in {r}" asking "Which region?"\nsay "{r}"',
+     '"media', "a pick's label follows `labelled`", 'write `nixon chooses r from regions '
+     'labelled "media in {r}" asking "Which region?"`'),
+    ("place 1 support for nixon in NY", "for", "the pool's name goes before `support`",
+     "write `place 1 NAME support for nixon in NY`, NAME a pool of the pack"),
+    ("let n = leader of NY:\nsay \"{n}\"", ":", "only a line that opens a block ends with ':'",
+     "remove the ':' (")])
+def test_e201_a_statement_short_of_a_word_is_shown_with_it(pack, event, at, message, written):
+    path = add_card(pack, event)
+    err = expect(check_pack(pack), "E201", path, *position(path, at, after="event:"))
+    assert err.message == message and err.hint.startswith(written)
+
+
 @pytest.mark.parametrize(("event", "at", "written"), [
     ("move nixon NY", "NY", "move nixon to NY"),  # not `nixon of NY`
     ("set x 2", "2", "set x to 2"),
@@ -400,7 +417,10 @@ def test_e201_written_comparisons_compile_as_suggested(pack):
                               "if leader of NY == kennedy:\n  nixon gains 1 momentum",
                               "if momentum of nixon > 2:\n  nixon gains 1 momentum",
                               "let n = count(states where region of it == west)",
-                              "if NY not in [NY]:\n  nixon gains 1 momentum"]):
+                              "if NY not in [NY]:\n  nixon gains 1 momentum",
+                              "let n = 2 + (2 if turn == 3 else 0)",
+                              'nixon chooses r from regions labelled "media in {r}" '
+                              'asking "Which region?"\nsay "{r}"']):
         add_card(pack, text, number=901 + n)
     assert not check_pack(pack).report.errors
 
