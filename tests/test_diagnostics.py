@@ -561,14 +561,14 @@ def test_e201_a_subject_is_not_taken_for_a_misspelt_keyword(pack):
     ("labeled", "labelled"), ("whenver", "whenever"), ("suppotr", "support"),
     ("anounce", "announce"), ("Shuffel", "shuffle"), ("spuprot", None), ("supportt", "support")])
 def test_e201_keyword_typos_one_letter_off(word, meant):
-    from hustings.dsl.parser import _keyword_typo
+    from hustings.dsl.syntax_errors import _keyword_typo
 
     assert _keyword_typo(word) == meant
 
 
 @pytest.mark.parametrize("word", ["here", "left", "state", "player", "drawn", "value"])
 def test_e201_a_name_near_a_short_or_distant_keyword_is_not_called_a_typo(word):
-    from hustings.dsl.parser import _keyword_typo
+    from hustings.dsl.syntax_errors import _keyword_typo
 
     assert _keyword_typo(word) is None
 
