@@ -284,6 +284,10 @@ def _missing_word(word: str, text: str, col: int, keywords: list[str],
         return Found(col, "the pool's name goes before `support`",
                      f"write `{head.removesuffix(' support')} NAME support {tail}`, NAME "
                      "a pool of the pack")
+    if head in ("else", "elif") and "chooses" in keywords:  # read as a player's name
+        return Found(text.index(head) + 1, f"`{head}` with no `if` just above it",
+                     f"`{head}` goes right after the lines of an `if` block (or an `elif`'s), "
+                     "at the indentation of that `if`")
     if word == ":" and not tail[1:].strip() and not re.match(_OPENS_BLOCK, head):
         return Found(col, "only a line that opens a block ends with ':'",
                      "remove the ':' (`if`, `for`, `repeat`, `while`, `until`, `whenever`, "
@@ -413,6 +417,9 @@ def _card_wording(text: str, col: int, word: str) -> Found | None:
         start, wrong, form = verb
         return Found(start, f"'{wrong}' is card wording; effect text says it another way",
                      f"write {form} (docs/dsl.md)")
+    joined = _joined(text, col, word)
+    if joined is not None:
+        return joined
     m = re.match(r"(\s*)([A-Za-z_]\w*)\s+(\S.*)", text)
     words_before = len(text[:col - 1].split())  # the unexpected token is word N + 1
     if m is None or not 1 <= words_before <= 2:
@@ -425,6 +432,39 @@ def _card_wording(text: str, col: int, word: str) -> Found | None:
         return Found(len(m.group(1)) + 1, f"'{first}' needs who {first.lower()}s before it",
                      f"write {SUBJECT_FIRST[first.lower()]}")
     return None
+
+
+def _joined(text: str, col: int, word: str) -> Found | None:
+    """Card text's joins: `if COND then STATEMENT`, `STATEMENT and STATEMENT`, and a
+    quantifier before a kind (`in each issue`, `in any region`)."""
+    head = _code(text[:col - 1]).strip()
+    tail = _code(text[col - 1 + len(word):]).strip()
+    low = word.lower()
+    if low == "then" and head.startswith(("if ", "elif ")):
+        return Found(col, "'then' is card wording; a condition ends with ':'",
+                     f"write `{head}:` with `{tail or 'the statement'}` on the next line, "
+                     "indented")
+    if low == "and" and _starts_statement(tail):
+        return Found(col, "one statement a line: 'and' joins conditions, not statements",
+                     f"end the line before 'and' and put `{tail}` on a line of its own")
+    quantifier = re.search(r"\b(each|every|any|all)\s+$", text[:col - 1], re.IGNORECASE)
+    if quantifier and re.fullmatch(r"[A-Za-z_]\w*", word):
+        kind = word if word.endswith("s") else f"{word}s"
+        return Found(quantifier.start(1) + 1, f"'{quantifier.group(1)} {word}' is card "
+                     "wording; effect text names the list",
+                     f"write the kind's own name (`{kind}`, if the pack calls it so), or a "
+                     f"list `[A, B]`; to act on each in turn, loop: `for x in LIST:`")
+    return None
+
+
+def _starts_statement(text: str) -> bool:
+    """Whether `text` reads as a statement: its verb first, or a subject and its verb."""
+    words = text.split()
+    if not words:
+        return False
+    return words[0] in statement_words() or (
+        len(words) > 1 and words[1] in ("gains", "loses", "pays", "chooses", "may", "must",
+                                        "has"))
 
 
 def _comparison(text: str, col: int, word: str) -> Found | None:

@@ -379,6 +379,26 @@ def test_e201_a_todo_left_inside_a_line_is_named_as_a_placeholder(pack):
     assert err.message == "this is still a TODO placeholder"
 
 
+@pytest.mark.parametrize(("event", "at", "message", "hint"), [
+    ("kennedy gains 2 momentum and nixon loses 1 momentum", "and",
+     "one statement a line: 'and' joins conditions, not statements",
+     "end the line before 'and' and put `nixon loses 1 momentum` on a line of its own"),
+    ("if turn >= 5 then kennedy gains 1 momentum", "then",
+     "'then' is card wording; a condition ends with ':'",
+     "write `if turn >= 5:` with `kennedy gains 1 momentum` on the next line, indented"),
+    ("kennedy may add 2 media support in any region", "any",
+     "'any region' is card wording; effect text names the list",
+     "write the kind's own name (`regions`, if the pack calls it so), or a list `[A, B]`; "
+     "to act on each in turn, loop: `for x in LIST:`"),
+    ('if turn == 1:\n  say "a"\n  else:\n    say "b"', "else",
+     "`else` with no `if` just above it", "`else` goes right after the lines of an `if` "
+     "block (or an `elif`'s), at the indentation of that `if`")])
+def test_e201_card_texts_joins_are_told_the_form_to_write(pack, event, at, message, hint):
+    path = add_card(pack, event)
+    err = expect(check_pack(pack), "E201", path, *position(path, at, after="event:"))
+    assert (err.message, err.hint) == (message, hint)
+
+
 @pytest.mark.parametrize(("event", "at", "message", "written"), [
     ("let n = 2 + (2 turn == 3 else 0)", "turn",
      "unexpected 'turn': a value chosen by a condition is `A if COND else B`",
