@@ -94,9 +94,10 @@ def _syntax_error(e: UnexpectedInput, body: str, source: Source) -> DslSyntaxErr
         return _unexpected_token(e, lines, source, line, col)
     if isinstance(e, UnexpectedCharacters):
         rest = lines[line - 1][col:] if line <= len(lines) else ""
-        if e.char == "." and not _code(rest):  # `P gains 1 point.`
+        if e.char in ".;" and not _code(rest):  # `P gains 1 point.`
+            stop = "a full stop" if e.char == "." else "a semicolon"
             return DslSyntaxError(source.at(line, col), "a statement ends with its line, "
-                                  "not with a full stop", "remove the '.'")
+                                  f"not with {stop}", f"remove the '{e.char}'")
         if e.char == '"':
             return DslSyntaxError(source.at(line, col), "a quoted string is never closed",
                                   'end it with `"` on the same line')
@@ -146,7 +147,9 @@ def _layout_error(kind: str, lines: list[str], source: Source, line: int, col: i
         return DslSyntaxError(source.at(line, col), "the block ends too early", expect)
     if kind == "_NL":
         text = lines[line - 1] if line <= len(lines) else ""
-        hint = (_no_amount(text) if expected == {"NAME"} else None) or expect
+        hint = (_no_amount(text) if expected == {"NAME"} else None) or (
+            "end the line with ':', which opens the indented block below it"
+            if expected == {"COLON"} else expect)
         return DslSyntaxError(source.at(line, col), "unexpected end of line", hint)
     last = max((n for n, text in enumerate(lines, 1) if _code(text)), default=1)
     end = len(lines[last - 1].split("#")[0].rstrip()) + 1 if lines else 1
@@ -202,6 +205,12 @@ def _out_of_place(word: str, text: str, lines: list[str], line: int, col: int,
         return Found(col, f"'{name} = ...' is not a statement",
                      f"give a new name a value with `let {name} = ...`, change one with "
                      f"`set {name} to ...`; compare with `==`")
+    stepped = re.match(r"\s*([A-Za-z_]\w*)\s*([-+*])=(.*)", text) \
+        if word in "+-*" else None
+    if stepped:  # `x += 1`
+        name, op, value = stepped.group(1), stepped.group(2), _code(stepped.group(3))
+        return Found(col, f"'{op}=' is not in the language",
+                     f"write `set {name} to {name} {op} {value or '...'}`")
     if word == ":" and re.search(r"\bchooses\s+\w+\s+from\b", text):
         return Found(col, "a pick from a list opens no block", "end the line without ':'; "
                      "the lines after it, indented like it, read the name it binds")
@@ -239,8 +248,7 @@ def _misworded(token, text: str, col: int, expected: set[str], expect: str) -> F
         return Found(at, "this is still a TODO placeholder",
                      "write it in the effect language (docs/dsl.md lists every form)")
     if keywords and set(keywords) <= {"add", "subtract"}:  # `P may place ...`
-        return Found(col, f"'{word}' cannot follow `may` or `must`", f"write {_ADD} or "
-                     f"{_SUBTRACT}; {_PLACE} places support with no choice of where")
+        return Found(col, f"'{word}' cannot follow `may` or `must`", _after_may(word))
     # `player scores ...`: the first word may be the subject of a statement, so only a
     # keyword one letter off it is suggested (`mov` is `move`, `player` is not `place`)
     subject = any(literals().get(t) == "chooses" for t in expected)
@@ -393,6 +401,9 @@ COMPARISONS = {
 }
 
 
+_IN_WORDS = r"\b(" + "|".join(sorted(COMPARISONS, key=len, reverse=True)) + r")\b"
+
+
 def _card_wording(text: str, col: int, word: str) -> Found | None:
     """Card text written as effect text: a comparison in words, `leads`, `for each` or
     `no more than` after a statement, a card verb, a statement begun with an article or
@@ -434,6 +445,18 @@ def _card_wording(text: str, col: int, word: str) -> Found | None:
     return None
 
 
+def _after_may(word: str) -> str:
+    """What to write for `P may WORD ...`: only support is added or subtracted so."""
+    low = word.lower()
+    if low in ("choose", "chooses"):
+        return ('a choice is `P chooses asking "...":` with its options below it, or `P '
+                'chooses x from LIST`; no `may` (an option can do nothing)')
+    if low in CARD_VERBS and low not in ("add", "adds", "subtract", "subtracts"):
+        return f"write {CARD_VERBS[low]}, with no `may` or `must`"
+    return (f"write {_ADD} or {_SUBTRACT}; {_PLACE} places support with no choice of "
+            "where")
+
+
 def _joined(text: str, col: int, word: str) -> Found | None:
     """Card text's joins: `if COND then STATEMENT`, `STATEMENT and STATEMENT`, and a
     quantifier before a kind (`in each issue`, `in any region`)."""
@@ -443,6 +466,11 @@ def _joined(text: str, col: int, word: str) -> Found | None:
     if low == "then" and head.startswith(("if ", "elif ")):
         return Found(col, "'then' is card wording; a condition ends with ':'",
                      f"write `{head}:` with `{tail or 'the statement'}` on the next line, "
+                     "indented")
+    if low in ("if", "unless") and _starts_statement(head):  # `P gains 1 x if COND`
+        cond = tail if low == "if" else f"not ({tail})"
+        return Found(col, "a condition after its statement is card wording; effect text "
+                     "puts it first", f"write `if {cond}:` with `{head}` on the next line, "
                      "indented")
     if low == "and" and _starts_statement(tail):
         return Found(col, "one statement a line: 'and' joins conditions, not statements",
@@ -489,6 +517,9 @@ def _comparison(text: str, col: int, word: str) -> Found | None:
         return None
     else:
         right = _without_articles(tail[len(phrase):].strip())
+        # the line's later comparisons in words, written likewise (`... or B is Q`)
+        right = "".join(part if n % 2 else re.sub(_IN_WORDS, lambda m: COMPARISONS[m[1]], part)
+                        for n, part in enumerate(re.split(r'("[^"]*")', right)))
         written = f"{head or 'X'} {COMPARISONS[phrase]} {right or 'Y'}"
     says = "asks `leader of PLACE`" if low == "leads" else \
         f"compares with `{COMPARISONS[phrase]}`"

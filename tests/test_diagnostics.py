@@ -392,10 +392,27 @@ def test_e201_a_todo_left_inside_a_line_is_named_as_a_placeholder(pack):
      "to act on each in turn, loop: `for x in LIST:`"),
     ('if turn == 1:\n  say "a"\n  else:\n    say "b"', "else",
      "`else` with no `if` just above it", "`else` goes right after the lines of an `if` "
-     "block (or an `elif`'s), at the indentation of that `if`")])
-def test_e201_card_texts_joins_are_told_the_form_to_write(pack, event, at, message, hint):
+     "block (or an `elif`'s), at the indentation of that `if`"),
+    ("nixon gains 1 momentum if turn > 3", "if",
+     "a condition after its statement is card wording; effect text puts it first",
+     "write `if turn > 3:` with `nixon gains 1 momentum` on the next line, indented"),
+    ("let x = 1\nx += 2", "+=", "'+=' is not in the language", "write `set x to x + 2`"),
+    ("if turn > 3\n  nixon gains 1 momentum", "3\n", "unexpected end of line",
+     "end the line with ':', which opens the indented block below it"),
+    ("nixon gains 1 momentum;", ";", "a statement ends with its line, not with a semicolon",
+     "remove the ';'"),
+    ('kennedy may choose asking "Which?":\n  "one":\n    kennedy gains 1 momentum', "choose",
+     "'choose' cannot follow `may` or `must`", 'a choice is `P chooses asking "...":` with '
+     "its options below it, or `P chooses x from LIST`; no `may` (an option can do "
+     "nothing)"),
+    ("if leader of NY is kennedy or leader of NJ is kennedy:\n  nixon gains 1 momentum",
+     "is", "'is' is card wording; effect text compares with `==`",
+     "write `leader of NY == kennedy or leader of NJ == kennedy` (docs/dsl.md)")])
+def test_e201_card_text_habits_are_told_the_form_to_write(pack, event, at, message, hint):
     path = add_card(pack, event)
-    err = expect(check_pack(pack), "E201", path, *position(path, at, after="event:"))
+    line, col = position(path, at, after="event:")
+    col += len(at) - 1 if at.endswith("\n") else 0  # the end of the line
+    err = expect(check_pack(pack), "E201", path, line, col)
     assert (err.message, err.hint) == (message, hint)
 
 
