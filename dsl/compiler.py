@@ -705,13 +705,14 @@ class _Unit(TypeChecks):
         return ("expire", d)
 
     def s_if_stmt(self, cond, block, *rest):
-        branches = [(self.expr(cond), self.sub(block))]
+        branches = [(self.condition(cond, "the condition of `if`"), self.sub(block))]
         otherwise = None
         for clause in rest:
             if clause is None:
                 continue
             if clause.data == "elif_clause":
-                branches.append((self.expr(clause.children[0]), self.sub(clause.children[1])))
+                branches.append((self.condition(clause.children[0], "the condition of `elif`"),
+                                 self.sub(clause.children[1])))
             else:
                 otherwise = self.sub(clause.children[0])
         return ("if", branches, otherwise)

@@ -1,4 +1,4 @@
-"""Compile-time type checks of effect text (E320, E321).
+"""Compile-time type checks of effect text (E320, E321, E323).
 
 A light, conservative check: only values whose kind the compiler can see
 (constants, counts, comparisons, lists, a local name bound once to one of
@@ -113,6 +113,41 @@ class TypeChecks:
             return
         self.error(node, "E320", f"type mismatch: {what} must be {want(wanted[0])}, "
                    f"not {self.show(e, got)}", self._type_hint(wanted[0], e))
+
+    def condition(self, node, what: str) -> tuple:
+        """The condition of an `if` or `elif`, compiled, and E323 for a constant among
+        its parts (the sides of its `and` and `or`, what its `not` turns). Any value may
+        be a condition (0, none, an empty list or text are false), but a constant's truth
+        never changes: `turn == 3 or 4` always holds."""
+        self._fixed_truth(node, what)
+        return self.expr(node)
+
+    def _fixed_truth(self, node, what: str, other=None) -> None:
+        data = node.data if isinstance(node, Tree) else None
+        if data in ("or_", "and_"):
+            word = data[:-1]
+            for side in node.children:
+                self._fixed_truth(side, f"a side of `{word}`",
+                                  node.children[0] if word == "or" else None)
+            return
+        if data == "not_":
+            self._fixed_truth(node.children[0], "what `not` turns")
+            return
+        if data not in ("number", "string", "name"):
+            return  # a comparison, a call, a property ...: its value can change
+        e = self.expr(node)
+        if e[0] != "const" or isinstance(e[1], bool) or e[1] is None:
+            return
+        always = "true" if e[1] not in (0, "") else "false"
+        hint = "a condition compares values (`==`, `<`, `in` ...) or reads one that changes"
+        compared = self.expr(other) if other is not None and other is not node else None
+        if compared is not None and compared[0] == "cmp" and compared[1] == "==":
+            left = text_of(compared[2]) or "X"
+            value = f'"{e[1]}"' if self.kind_of(e) == "text" else str(e[1])
+            hint = (f"each side of `or` is a condition of its own: `... or {left} == {value}`"
+                    f", or both at once: `{left} in [..., {value}]`")
+        self.error(node, "E323", f"{what} is {self.show(e, self.kind_of(e) or 'text')}, "
+                   f"which is always {always}", hint)
 
     def number(self, node, what: str) -> tuple:
         e = self.expr(node)

@@ -447,6 +447,30 @@ def test_e201_a_missing_to_is_shown_where_it_goes(pack, event, at, written):
     assert not check_pack(pack).report.errors
 
 
+@pytest.mark.parametrize(("event", "at", "message", "hint"), [
+    ("if turn == 3 or 4:\n  nixon gains 1 momentum", "4:",
+     "a side of `or` is the number 4, which is always true",
+     "each side of `or` is a condition of its own: `... or turn == 4`, or both at once: "
+     "`turn in [..., 4]`"),
+    ("if not NY:\n  nixon gains 1 momentum", "NY:",
+     "what `not` turns is 'NY' (one of the states), which is always true",
+     "a condition compares values (`==`, `<`, `in` ...) or reads one that changes"),
+    ("if 0:\n  nixon gains 1 momentum", "0:",
+     "the condition of `if` is the number 0, which is always false",
+     "a condition compares values (`==`, `<`, `in` ...) or reads one that changes")])
+def test_e323_a_constant_condition_is_reported(pack, event, at, message, hint):
+    path = add_card(pack, event)
+    err = expect(check_pack(pack), "E323", path, *position(path, at, after="event:"))
+    assert (err.message, err.hint) == (message, hint)
+
+
+def test_e323_a_value_that_changes_may_be_a_condition(pack):
+    # documented: 0, none, an empty list or text are false, all else true
+    add_card(pack, "if momentum of nixon and cards(hand of nixon):\n  nixon gains 1 momentum\n"
+                   "if true or turn == 2:\n  nixon gains 1 momentum")
+    assert not check_pack(pack).report.errors
+
+
 def test_e201_written_comparisons_compile_as_suggested(pack):
     # what the hints above say to write is effect text that compiles
     for n, text in enumerate(["if momentum of nixon > 2:\n  nixon gains 1 momentum",
