@@ -135,14 +135,16 @@ class TypeChecks:
             return
         if data not in ("number", "string", "name"):
             return  # a comparison, a call, a property ...: its value can change
+        name = str(node.children[0]) if data == "name" else ""
+        if name and name not in self.sym.locations and name not in self.sym.players:
+            return  # a variable, a function of the pack ...: read, not compiled twice
         e = self.expr(node)
         if e[0] != "const" or isinstance(e[1], bool) or e[1] is None:
             return
         always = "true" if e[1] not in (0, "") else "false"
         hint = "a condition compares values (`==`, `<`, `in` ...) or reads one that changes"
-        compared = self.expr(other) if other is not None and other is not node else None
-        if compared is not None and compared[0] == "cmp" and compared[1] == "==":
-            left = text_of(compared[2]) or "X"
+        left = _equated(other) if other is not None and other is not node else None
+        if left is not None:  # `X == A or B`
             value = f'"{e[1]}"' if self.kind_of(e) == "text" else str(e[1])
             hint = (f"each side of `or` is a condition of its own: `... or {left} == {value}`"
                     f", or both at once: `{left} in [..., {value}]`")
@@ -281,6 +283,21 @@ _WORDS = {
     "place": "a place", "list": "a list", "pool": "a kind of support", "zone": "a zone of cards",
     "card": "a card number", "none": "none",
 }
+
+
+def _equated(node) -> str | None:
+    """`X` of a parse tree `X == ...`, as written, when X is a name or `NAME of NAME` (read
+    off the tree: compiling it again would count its calls twice); "X" for another X."""
+    if not (isinstance(node, Tree) and node.data == "compare"
+            and "".join(map(str, node.children[1].children)) == "=="):
+        return None
+    left = node.children[0]
+    if isinstance(left, Tree) and left.data == "name":
+        return str(left.children[0])
+    if isinstance(left, Tree) and left.data == "prop" and isinstance(left.children[1], Tree) \
+            and left.children[1].data == "name":
+        return f"{left.children[0]} of {left.children[1].children[0]}"
+    return "X"
 
 
 def text_of(e: tuple) -> str:
