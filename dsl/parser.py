@@ -20,8 +20,6 @@ from lark.indenter import DedentError, Indenter
 from .diagnostics import Source
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
-
-
 TAB_LEN = 8  # a tab's width in indentation
 
 

@@ -93,7 +93,7 @@ def _syntax_error(e: UnexpectedInput, body: str, source: Source) -> DslSyntaxErr
     if isinstance(e, UnexpectedToken):
         return _unexpected_token(e, lines, source, line, col)
     if isinstance(e, UnexpectedCharacters):
-        rest = lines[line - 1][col:] if line <= len(lines) else ""
+        rest = _line(lines, line)[col:]
         if e.char in ".;" and not _code(rest):  # `P gains 1 point.`
             stop = "a full stop" if e.char == "." else "a semicolon"
             return DslSyntaxError(source.at(line, col), "a statement ends with its line, "
@@ -116,7 +116,7 @@ def _unexpected_token(e: UnexpectedToken, lines: list[str], source: Source,
     expect = f"expected {_expected(expected)}"
     if token.type in ("_INDENT", "_DEDENT", "_NL", "$END"):
         return _layout_error(token.type, lines, source, line, col, expect, expected)
-    text = lines[line - 1] if line <= len(lines) else ""
+    text = _line(lines, line)
     found = _out_of_place(str(token), text, lines, line, col, expected)
     if found is None:
         found = _misworded(token, text, col, expected, expect)
@@ -146,7 +146,7 @@ def _layout_error(kind: str, lines: list[str], source: Source, line: int, col: i
     if kind == "_DEDENT":
         return DslSyntaxError(source.at(line, col), "the block ends too early", expect)
     if kind == "_NL":
-        text = lines[line - 1] if line <= len(lines) else ""
+        text = _line(lines, line)
         hint = (_no_amount(text) if expected == {"NAME"} else None) or (
             "end the line with ':', which opens the indented block below it"
             if expected == {"COLON"} else expect)
@@ -211,7 +211,7 @@ def _out_of_place(word: str, text: str, lines: list[str], line: int, col: int,
         name, op, value = stepped.group(1), stepped.group(2), _code(stepped.group(3))
         return Found(col, f"'{op}=' is not in the language",
                      f"write `set {name} to {name} {op} {value or '...'}`")
-    if word == ":" and re.search(r"\bchooses\s+\w+\s+from\b", text):
+    if word == ":" and re.search(_PICK, text):
         return Found(col, "a pick from a list opens no block", "end the line without ':'; "
                      "the lines after it, indented like it, read the name it binds")
     if word in CLAUSE_ORDER:
@@ -284,7 +284,7 @@ def _missing_word(word: str, text: str, col: int, keywords: list[str],
     if "if" in keywords and value and re.search(r"\belse\b", tail):
         return Found(col, f"unexpected {word!r}: a value chosen by a condition is "
                      "`A if COND else B`", f"write `{head} if {tail}` ({expect})")
-    if word.startswith('"') and re.search(r"\bchooses\s+\w+\s+from\b", head) \
+    if word.startswith('"') and re.search(_PICK, head) \
             and "labelled" not in head:
         return Found(col, "a pick's label follows `labelled`",
                      f"write `{head} labelled {tail}`")
@@ -302,6 +302,9 @@ def _missing_word(word: str, text: str, col: int, keywords: list[str],
                      "a menu and its options open blocks)")
     return None
 
+
+# A pick from a list: `P chooses x from LIST ...`.
+_PICK = r"\bchooses\s+\w+\s+from\b"
 
 # The first words of a line that opens a block (a menu's option is a quoted text).
 _OPENS_BLOCK = r'(?:if|elif|else|for|repeat|while|until|whenever|"|\w+\s+(?:may\s+)?chooses)\b'
@@ -354,7 +357,7 @@ def _after_whenever(text: str, col: int) -> tuple[int, str] | None:
 
 def _ends_block_opener(lines: list[str], line: int, col: int) -> bool:
     """Whether the token is the first on its line and the line before ends with ':'."""
-    text = lines[line - 1] if line <= len(lines) else ""
+    text = _line(lines, line)
     if text[:col - 1].strip():
         return False
     prev = _prev_code_line(lines, line)
@@ -485,14 +488,17 @@ def _joined(text: str, col: int, word: str) -> Found | None:
     return None
 
 
+# The words that follow a statement's subject (`P gains ...`, `P may add ...`).
+_SUBJECT_VERBS = ("gains", "loses", "pays", "chooses", "may", "must", "has")
+
+
 def _starts_statement(text: str) -> bool:
     """Whether `text` reads as a statement: its verb first, or a subject and its verb."""
     words = text.split()
     if not words:
         return False
     return words[0] in statement_words() or (
-        len(words) > 1 and words[1] in ("gains", "loses", "pays", "chooses", "may", "must",
-                                        "has"))
+        len(words) > 1 and words[1] in _SUBJECT_VERBS)
 
 
 def _comparison(text: str, col: int, word: str) -> Found | None:
@@ -572,6 +578,11 @@ def _misspelt_statement_word(text: str, col: int,
     else:
         hint = did_you_mean(word, statement_words())
     return (len(m.group(1)) + 1, word, hint) if hint else None
+
+
+def _line(lines: list[str], line: int) -> str:
+    """Line `line` (1-based) of the text, "" past its end (Lark counts a last newline)."""
+    return lines[line - 1] if line <= len(lines) else ""
 
 
 def _code(text: str) -> str:
