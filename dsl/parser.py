@@ -18,6 +18,7 @@ from lark.exceptions import LarkError, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from .diagnostics import Source
+from .positions import record_starts
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 TAB_LEN = 8  # a tab's width in indentation
@@ -47,16 +48,18 @@ class DslSyntaxError(Exception):
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     """The parser, its tables read from _parser_tables.py (dsl/standalone.py writes it) when
-    they are the grammar's for the installed lark; built from the grammar otherwise."""
+    they are the grammar's for the installed lark; built from the grammar otherwise. Its
+    trees record where each node starts, not where it ends (see positions.py)."""
     stored = stored_tables()
     if stored is None:
-        return build_parser()
+        return record_starts(build_parser())
     data, memo = stored
-    return Lark._load_from_dict(data, memo, postlex=_Indenter())
+    return record_starts(Lark._load_from_dict(data, memo, postlex=_Indenter()))
 
 
 def build_parser() -> Lark:
-    """The parser built from grammar.lark: LALR tables computed, about 0.3 s of CPU."""
+    """The parser built from grammar.lark: LALR tables computed, about 0.3 s of CPU. Its
+    trees have all of lark's positions."""
     return Lark(
         GRAMMAR.read_text("utf-8"),
         parser="lalr",

@@ -13,7 +13,7 @@ from lark.grammar import Rule
 from lark.lexer import TerminalDef
 
 from hustings.dsl import _parser_tables, parser, standalone
-from hustings.dsl.loading import load_pack
+from hustings.dsl.loading import builtin_pack, load_pack
 
 REGENERATE = "dsl/_parser_tables.py is stale: run `python -m hustings.dsl.standalone`"
 
@@ -51,11 +51,12 @@ def test_stale_tables_are_not_used(fresh_parser, monkeypatch, field):
     assert built == [1]
 
 
-def pack_texts() -> list[tuple[str, str]]:
-    """Every (effect text, start rule) the 1960 pack parses."""
+def pack_texts(*packs: str) -> list[tuple[str, str]]:
+    """Every (effect text, start rule) the built-in packs named parse (default: 1960)."""
     parser.remember_trees(True)
     try:
-        load_pack()
+        for pack in packs or ("1960",):
+            load_pack(builtin_pack(pack))
         return list(parser._TREES)
     finally:
         parser.remember_trees(False)
@@ -68,6 +69,39 @@ def test_loaded_and_built_parsers_give_the_same_trees_for_the_whole_pack():
     for text, start in texts:
         body = parser.parse_body(text, start)
         assert loaded.parse(body, start=start) == built.parse(body, start=start), text
+
+
+def starts(tree) -> list[tuple]:
+    """Each node's rule and where it starts (None: nowhere, an empty rule), top down."""
+    return [(t.data, None if t.meta.empty else (t.meta.line, t.meta.column))
+            for t in tree.iter_subtrees_topdown()]
+
+
+def test_every_node_starts_where_lark_own_positions_say():
+    """The parser records starts alone (dsl/positions.py); lark's own propagation, which
+    the built parser keeps, must agree on every node, keywords left out of the tree and
+    rules written inline included."""
+    loaded, built = parser.parser(), parser.build_parser()
+    texts = pack_texts("1960", "campaign-trail", "tic-tac-toe")
+    assert len(texts) > 400
+    for text, start in texts:
+        body = parser.parse_body(text, start)
+        assert starts(loaded.parse(body, start=start)) == starts(built.parse(body, start=start))
+
+
+def test_a_node_starts_at_the_keyword_the_tree_leaves_out():
+    """`if` is not in the tree; the statement still starts at it, not at its condition."""
+    tree = parser.parser().parse("move 1 to x\nif  y:\n    move 2 to z\n", start="start")
+    statement = next(t for t in tree.iter_subtrees_topdown() if t.data == "if_stmt")
+    assert (statement.meta.line, statement.meta.column) == (2, 1)
+    assert not hasattr(statement.meta, "end_line")  # the ends are not recorded
+
+
+def test_a_node_starts_at_the_bracket_around_its_first_part():
+    """`(1 + 2) * 3` starts at the bracket, the sum inside it after the bracket."""
+    product = parser.parser().parse("(1 + 2) * 3", start="expr")
+    assert (product.meta.line, product.meta.column) == (1, 1)
+    assert (product.children[0].meta.line, product.children[0].meta.column) == (1, 2)
 
 
 BROKEN = [
