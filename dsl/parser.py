@@ -7,7 +7,6 @@ designer's words by syntax_errors.py.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -76,8 +75,7 @@ def stored_tables() -> tuple[dict[str, Any], dict[int, Any]] | None:
 
     if stored.LARK_VERSION != lark.__version__ or stored.GRAMMAR_SHA256 != grammar_sha256():
         return None
-    return (json.loads(stored.DATA, object_pairs_hook=_int_keys),
-            json.loads(stored.MEMO, object_pairs_hook=_int_keys))
+    return stored.DATA, stored.MEMO
 
 
 def grammar_sha256() -> str:
@@ -85,11 +83,6 @@ def grammar_sha256() -> str:
     import hashlib
 
     return hashlib.sha256(GRAMMAR.read_text("utf-8").encode("utf-8")).hexdigest()
-
-
-def _int_keys(pairs: list[tuple[str, Any]]) -> dict[Any, Any]:
-    """JSON keys are strings; lark's tables number tokens, states and memo entries."""
-    return {int(k) if k.isdigit() else k: v for k, v in pairs}
 
 
 # Trees of texts parsed cleanly, by (text, start rule): kept only while a tool that compiles

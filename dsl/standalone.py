@@ -9,9 +9,11 @@ dsl/parser.py loads it. After changing the grammar, regenerate it with
 tests/test_parser_tables.py fails while the file and the grammar disagree.
 
 The tables are Lark's own serialized parser (the DATA and MEMO that
-`python -m lark.tools.standalone` writes), as JSON: no pickle, nothing executed when
-read. They are loaded by the installed lark rather than by a copy of lark's runtime, so
-trees, tokens and syntax errors stay lark's classes and the diagnostics are unchanged.
+`python -m lark.tools.standalone` writes), as Python literals written with `repr`: no
+pickle, nothing in them but data. Imported, they come from the module's cached bytecode,
+about three times faster than decoding the same tables from JSON. They are loaded by
+the installed lark rather than by a copy of lark's runtime, so trees, tokens and syntax
+errors stay lark's classes and the diagnostics are unchanged.
 Lark numbers the tables' tokens and states differently from run to run; they are
 renumbered canonically here, so one grammar always gives the same file.
 """
@@ -19,7 +21,6 @@ renumbered canonically here, so one grammar always gives the same file.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import deque
 from pathlib import Path
@@ -83,16 +84,22 @@ def canonical_table(table: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def to_json(value: Any) -> str:
-    """Compact JSON, one line per state and per memo entry, so a change reads as a diff."""
+def to_literal(value: Any) -> str:
+    """A Python literal of `value` (dicts, lists, text, numbers, True/False/None; a tuple is
+    written as a list, as a JSON round trip gave it), one line per state and per memo
+    entry, so a change reads as a diff."""
     if isinstance(value, dict):
-        parts = [(json.dumps(str(k)), to_json(v)) for k, v in value.items()]
+        parts = [(repr(k), to_literal(v)) for k, v in value.items()]
         spread = (len(value) > 1 and all(isinstance(v, dict) for v in value.values())) \
             or any("\n" in text for _, text in parts)
         if spread:
-            return "{\n" + ",\n".join(f"{k}:{text}" for k, text in parts) + "\n}"
-        return "{" + ",".join(f"{k}:{text}" for k, text in parts) + "}"
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
+            return "{\n" + ",\n".join(f"{k}: {text}" for k, text in parts) + ",\n}"
+        return "{" + ", ".join(f"{k}: {text}" for k, text in parts) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(to_literal(v) for v in value) + "]"
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    raise TypeError(f"lark's tables hold a {type(value).__name__}: not written as a literal")
 
 
 def render() -> str:
@@ -102,19 +109,17 @@ def render() -> str:
     from .parser import grammar_sha256
 
     data, memo = serialized()
-    blocks = {"DATA": to_json(data), "MEMO": to_json(memo)}
-    for name, text in blocks.items():
-        if '"""' in text or text.endswith("\\"):
-            raise RuntimeError(f"{name} cannot be written as a raw string")
     return (
         "# Generated from dsl/grammar.lark by `python -m hustings.dsl.standalone`; do not edit.\n"
-        '"""The effect language\'s parser tables: lark\'s serialized LALR parser, as JSON.\n\n'
+        '"""The effect language\'s parser tables: lark\'s serialized LALR parser, as Python\n'
+        "literals (dicts, lists, text, numbers and nothing else).\n\n"
         "dsl/parser.py loads them when LARK_VERSION and GRAMMAR_SHA256 match the installed\n"
         "lark and dsl/grammar.lark, and builds the parser from the grammar otherwise.\n"
         '"""\n\n'
         f'LARK_VERSION = "{lark.__version__}"\n'
         f'GRAMMAR_SHA256 = "{grammar_sha256()}"\n\n'
-        + "".join(f'{name} = r"""\n{text}\n"""\n' for name, text in blocks.items())
+        f"DATA = {to_literal(data)}\n\n"
+        f"MEMO = {to_literal(memo)}\n"
     )
 
 

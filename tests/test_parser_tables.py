@@ -5,6 +5,7 @@ When the grammar changes, regenerate them: `python -m hustings.dsl.standalone`.
 
 from __future__ import annotations
 
+import ast
 import random
 
 import pytest
@@ -29,6 +30,19 @@ def fresh_parser():
 def test_the_stored_tables_are_what_the_grammar_gives():
     assert standalone.TABLES.read_text("utf-8") == standalone.render(), REGENERATE
     assert standalone.main(["--check"]) == 0
+
+
+def test_the_stored_tables_are_data_alone():
+    """Every statement of the module assigns a literal: importing it runs nothing else."""
+    module = ast.parse(standalone.TABLES.read_text("utf-8"))
+    names = []
+    for statement in module.body:
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # the docstring
+        assert isinstance(statement, ast.Assign), ast.dump(statement)[:80]
+        ast.literal_eval(statement.value)  # raises for anything but a literal
+        names += [target.id for target in statement.targets]
+    assert names == ["LARK_VERSION", "GRAMMAR_SHA256", "DATA", "MEMO"]
 
 
 def test_the_parser_is_loaded_from_the_tables_not_built(fresh_parser, monkeypatch):
