@@ -105,3 +105,40 @@ def test_cycles_and_reach_are_networkx_s(seed):
     assert has_cycle(graph) == (not nx.is_directed_acyclic_graph(g))
     roots = rng.sample(sorted(graph), 2)
     assert reachable(graph, roots) == set(roots).union(*(nx.descendants(g, r) for r in roots))
+
+
+COLLECTOR = """
+import gc
+from hustings.tools.collector import STARTUP_OBJECTS, collect_after_startup
+usual = gc.get_threshold()
+collect_after_startup()
+first = gc.get_stats()[0]["collections"]
+kept = [[] for _ in range(STARTUP_OBJECTS // 2)]
+quiet = gc.get_stats()[0]["collections"] == first and gc.get_freeze_count() == 0
+kept += [[] for _ in range(STARTUP_OBJECTS)]
+frozen = gc.get_freeze_count()
+a, b = [], []
+a.append(b), b.append(a)  # a cycle, made and dropped after the start
+del a, b
+print(quiet, frozen >= STARTUP_OBJECTS, gc.get_threshold() == usual, gc.collect() >= 2)
+"""
+
+
+def test_the_collector_waits_for_the_start_then_sets_it_aside():
+    """No collection while the first objects are made; at the first, all that is held is
+    frozen and Python's thresholds come back, so later garbage is still collected."""
+    proc = subprocess.run([sys.executable, "-c", COLLECTOR], capture_output=True, text=True,
+                          check=True)
+    assert proc.stdout.split() == ["True", "True", "True", "True"], proc.stderr
+
+
+@pytest.mark.parametrize("argv, quiet", [(None, True), (["--version"], False)])
+def test_only_a_process_started_as_the_command_quiets_the_collector(argv, quiet):
+    """main() from the command line (argv None), not main([...]) called by a script."""
+    probe = ("import gc, sys\nsys.argv = ['hustings', '--version']\n"
+             "from hustings.tools.cli import main\nfrom hustings.tools.collector import "
+             f"STARTUP_OBJECTS\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+             "print(gc.get_threshold()[0] == STARTUP_OBJECTS)")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    assert proc.stdout.split()[-1] == str(quiet), proc.stderr

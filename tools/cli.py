@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .collector import collect_after_startup
 from .commands import discover
 from .failures import UsageError, guarded
 
@@ -29,6 +30,8 @@ _TRUE, _FALSE = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # this process is the command (not a test or a script calling main)
+        collect_after_startup()
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = DEBUG_FLAG in argv
     argv = [a for a in argv if a != DEBUG_FLAG]
