@@ -3,11 +3,13 @@
 Starting (imports, reading and compiling the pack, writing the first game's code) makes
 about 100,000 objects that live as long as the process, and the collector walks them
 again and again as they come: 35 ms of a 0.55 s `hustings play --quiet`, in one full
-collection and fourteen middle ones. A process started from the command line therefore
-first collects only once it holds STARTUP_OBJECTS more objects than it has freed; that
-collection done, all the process holds is set aside for good (`gc.freeze`: never walked
-again, never freed) and the collector runs with Python's thresholds. A short command
-never collects; a long one (bench, simulate, soak) pays one collection for its start.
+collection, fourteen middle ones and 150 young ones. A process started from the command
+line therefore first collects only once it holds STARTUP_OBJECTS more objects than it
+has freed. That collection done, all the process holds is set aside (`gc.freeze`: the
+collector never walks it again; an object still goes when nothing refers to it, though a
+cycle of them never does) and the collector runs with Python's thresholds. A short
+command never collects; a long one (bench, simulate, soak, serve) pays one collection for
+its start.
 """
 
 from __future__ import annotations
