@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from hustings.tools.agents import random_agent
 from hustings.tools.benchmark import on_one_cpu, play_games, seed_blocks
 from hustings.tools.cli import main
 from hustings.tools.reference_game import IllegalMove, TicTacToe
+from hustings.tools.startup import StartupFailed, content_arguments, time_startup
 from hustings.tools.yardsticks import MIN_YARDSTICK_SECONDS, SHARE, Yardsticks
 
 
@@ -96,6 +98,7 @@ def test_bench_prints_per_core_total_reference_and_memory(capsys):
     assert data["ratio"] == pytest.approx(
         data["decisions_per_s"] / data["reference_decisions_per_s"], rel=0.01)
     assert "CPU time" in out and "wall clock" in out and "tic-tac-toe" in out
+    assert data["startup_play_s"] is None and "start-up" not in out  # not asked for
 
 
 def test_bench_measures_the_same_game_as_content_against_plain_python(capsys):
@@ -207,3 +210,33 @@ def test_a_bench_whose_openspiel_helper_dies_goes_on_without_its_figure():
         assert yardsticks.openspiel is None and yardsticks.plain.units > 0
     finally:
         yardsticks.close()
+
+
+def test_bench_times_the_start_up_of_check_and_play_when_asked(capsys):
+    out, data = bench(capsys, "--games", "1", "--startup", "1")
+    for key in ("startup_check_s", "startup_play_s", "startup_check_cached_s",
+                "startup_play_cached_s"):
+        assert data[key] > 0, key
+    assert "start-up, wall clock, whole process" in out and "with the pack cache" in out
+
+
+def test_start_up_is_timed_in_a_cache_of_its_own(tmp_path, monkeypatch):
+    """The user's pack cache is neither read nor written; each kind runs the times asked."""
+    mine = tmp_path / "cache"
+    monkeypatch.setenv("HUSTINGS_CACHE", str(mine))
+    times = time_startup(content_arguments(None, [], []), 2)
+    assert sorted(times) == ["check", "check_cached", "play", "play_cached"]
+    assert all(len(runs) == 2 for runs in times.values())
+    assert not mine.exists()
+
+
+def test_a_start_up_command_that_fails_is_named_with_its_error(tmp_path):
+    named = r"`hustings check --pack .*nowhere` exited 2: .*no pack folder"
+    with pytest.raises(StartupFailed, match=named):
+        time_startup(content_arguments(tmp_path / "nowhere", [], []), 1)
+
+
+def test_the_content_benched_is_named_to_the_timed_commands():
+    assert content_arguments(None, ["third_party"], []) == ["--option", "third_party"]
+    assert content_arguments(Path("p"), [], [Path("m1"), Path("m2")]) == [
+        "--pack", "p", "--mod", "m1", "--mod", "m2"]

@@ -226,6 +226,10 @@ def add_bench_parser(sub) -> None:
     bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                        help="processes to play them in, each a contiguous block of seeds "
                             "(default 1: this process)")
+    bench.add_argument("--startup", type=positive_int, default=None, metavar="RUNS",
+                       help="also time `check` and `play --quiet` of the pack, each a whole "
+                            "process, compiling the pack and with the pack cache, RUNS times "
+                            "each (wall clock)")
 
 
 def add_play_parser(sub, players: list[str] | None) -> None:
@@ -457,7 +461,7 @@ def schema_command(args: argparse.Namespace) -> int:
 
 # ---- bench ------------------------------------------------------------------------
 def bench_command(args: argparse.Namespace) -> int:
-    from . import benchmark
+    from . import benchmark, startup
     from .yardsticks import Yardsticks
 
     options = parse_options(args.option)
@@ -475,10 +479,27 @@ def bench_command(args: argparse.Namespace) -> int:
         finally:
             yardsticks.close()
     figures = benchmark.summary(tallies, yardsticks, memory)
-    for line in benchmark.report_lines(figures, memory):
+    lines = benchmark.report_lines(figures, memory)
+    times = startup_times(args) if args.startup else None
+    figures.update(startup.figures(times))
+    if times:
+        lines.append(startup.report_line(times))
+    for line in lines:
         print(line)
     print(json.dumps(figures))
     return 0
+
+
+def startup_times(args: argparse.Namespace) -> dict[str, list[float]]:
+    """`bench --startup`: the start-up of `check` and `play` of the content benched."""
+    from . import startup
+    from .failures import InputError
+
+    content = startup.content_arguments(args.pack, args.option, args.mods)
+    try:
+        return startup.time_startup(content, args.startup)
+    except startup.StartupFailed as e:
+        raise InputError(f"--startup: {e}") from None
 
 
 if __name__ == "__main__":
