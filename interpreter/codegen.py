@@ -299,9 +299,42 @@ _PARTS: dict[str, tuple[int, ...]] = {
 }
 
 
-def _operands(e: Any) -> list | None:
+# Writing a function's code asks what an expression is made of, and which variables it
+# reads, of each expression again for every expression around it (about 20 asks of each
+# while a large pack's first game is written). Asked of a tuple (a program's expressions
+# never change), the answer is kept until the function is written (unit.py then calls
+# `forget_answers`), under the tuple's id with the tuple itself, so the id names that
+# tuple alone; past _KEPT answers a table starts again.
+_KEPT = 100_000
+_PARTS_OF: dict[int, tuple[Any, tuple | None]] = {}
+_READS_OF: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _keep(table: dict[int, tuple[Any, Any]], e: Any, value: Any) -> Any:
+    """`value`, kept as the answer for `e` if `e` is a tuple (see _KEPT)."""
+    if e.__class__ is tuple:
+        if len(table) >= _KEPT:
+            table.clear()
+        table[id(e)] = (e, value)
+    return value
+
+
+def forget_answers() -> None:
+    """Let go of the answers kept (see _KEPT) and of the expressions they keep."""
+    _PARTS_OF.clear()
+    _READS_OF.clear()
+
+
+def _operands(e: Any) -> tuple | None:
     """The expressions `e` is made of; None when it is malformed (writing it will say
     how)."""
+    hit = _PARTS_OF.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    return _keep(_PARTS_OF, e, _find_operands(e))
+
+
+def _find_operands(e: Any) -> tuple | None:
     if e.__class__ not in (tuple, list) or not e or e[0].__class__ is not str:
         return None
     kind = e[0]
@@ -318,18 +351,18 @@ def _operands(e: Any) -> list | None:
             parts.extend(p for p in x if not (kind == "fmt" and isinstance(p, str)))
         else:
             parts.append(x)
-    return parts
+    return tuple(parts)
 
 
-def _written_here(e: Any, fast: bool = False) -> list:
+def _written_here(e: Any, fast: bool = False) -> tuple:
     """The parts of `e` worked out in the function that works out `e`: not a `where`'s
     condition, nor (but `fast`) the operands of a comparison needing a helper (they are
     written in functions of their own)."""
     if e[0] == "where":
-        return [e[1]]
+        return (e[1],)
     if not fast and _guarded_cmp(e):
-        return []
-    return _operands(e) or []
+        return ()
+    return _operands(e) or ()
 
 
 def effects_free(e: Any, functions: frozenset[str], called: set | None = None) -> bool:
@@ -355,6 +388,13 @@ def effects_free(e: Any, functions: frozenset[str], called: set | None = None) -
 
 def variables_read(e: Any) -> frozenset[str]:
     """The variables `e` reads (a `where`'s own `it` left out)."""
+    hit = _READS_OF.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    return _keep(_READS_OF, e, _find_variables_read(e))
+
+
+def _find_variables_read(e: Any) -> frozenset[str]:
     parts = _operands(e)
     if parts is None:
         return frozenset()

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .builtins import TABLES
-from .codegen import Inliner, Writer, checked_items, effects_free, pure_functions
+from .codegen import Inliner, Writer, checked_items, effects_free, forget_answers, pure_functions
 from .errors import RuleError
 from .program import Program
 from .runtime import HELPERS
@@ -341,6 +341,7 @@ class Unit:
     def write(self, prefix: str, params: tuple[str, ...], body: list[str],
               guard: bool = True) -> str:
         """Write one function of the body given (see `define`)."""
+        forget_answers()  # what writing the body asked of its expressions, no longer needed
         key = (params, guard, tuple(body))
         name = self.bodies.get(key)
         if name is not None:

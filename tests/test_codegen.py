@@ -1010,3 +1010,23 @@ def test_a_missing_variable_in_a_compiled_rule_is_positioned_as_before(hostile, 
         Game.new(load_pack(rules), seed=1)
     assert "10-game.yaml:24:" in str(caught.value)
     assert str(caught.value).endswith("'__import__' has no value here")
+
+
+# ---- answers kept while a function is written --------------------------------------------
+def test_what_a_tuple_expression_reads_is_worked_out_once_until_forgotten():
+    e = ("arith", "+", ("var", "x"), ("var", "y"))
+    first = codegen.variables_read(e)
+    assert first == {"x", "y"}
+    assert codegen.variables_read(e) is first  # kept, not worked out again
+    codegen.forget_answers()
+    again = codegen.variables_read(e)
+    assert again == first and again is not first
+
+
+def test_a_list_expression_is_asked_afresh_each_time():
+    """A list may change between two asks; only tuples (which cannot) are kept."""
+    e = ["arith", "+", ["var", "x"], ["var", "y"]]
+    assert codegen.variables_read(e) == {"x", "y"}
+    e[3] = ["var", "z"]
+    assert codegen.variables_read(e) == {"x", "z"}
+    assert codegen._operands(e) == (["var", "x"], ["var", "z"])
