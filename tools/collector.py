@@ -22,11 +22,12 @@ STARTUP_OBJECTS = 100_000
 def collect_after_startup() -> None:
     """From now on, the first collection waits for STARTUP_OBJECTS objects, and freezes."""
     usual = gc.get_threshold()
-    pending = [True]
+    first = True
 
     def after_first(phase: str, _info: dict) -> None:
-        if phase == "stop" and pending:
-            pending.clear()
+        nonlocal first
+        if phase == "stop" and first:
+            first = False
             gc.freeze()
             gc.set_threshold(*usual)
 
