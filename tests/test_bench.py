@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from hustings.tools.agents import random_agent
-from hustings.tools.benchmark import on_one_cpu, play_games, seed_blocks
+from hustings.tools.benchmark import on_one_cpu, options_per_decision, play_games, seed_blocks
 from hustings.tools.cli import main
 from hustings.tools.reference_game import IllegalMove, TicTacToe
 from hustings.tools.startup import StartupFailed, content_arguments, time_startup
@@ -98,7 +98,24 @@ def test_bench_prints_per_core_total_reference_and_memory(capsys):
     assert data["ratio"] == pytest.approx(
         data["decisions_per_s"] / data["reference_decisions_per_s"], rel=0.01)
     assert "CPU time" in out and "wall clock" in out and "tic-tac-toe" in out
+    # a 1960 decision offers more than a move of tic-tac-toe (at most nine squares)
+    assert data["options_per_decision"] > 9 > data["reference_options_per_decision"] > 1
+    assert data["options_ratio"] == pytest.approx(
+        data["ratio"] * data["options_per_decision"] / data["reference_options_per_decision"],
+        rel=0.01)
+    assert "options a decision offers, over the first 2 games" in out
     assert data["startup_play_s"] is None and "start-up" not in out  # not asked for
+
+
+def test_options_per_decision_is_the_mean_menu_of_the_games_replayed():
+    seeds = range(5)
+    options = decisions = 0
+    for seed in seeds:  # a move of plain tic-tac-toe offers the squares still empty
+        game, agent = TicTacToe(), random_agent(seed)
+        while not game.is_terminal():
+            options, decisions = options + 9 - game.moves, decisions + 1
+            game.apply_action(agent(game))
+    assert options_per_decision(lambda _: TicTacToe(), seeds) == options / decisions
 
 
 def test_bench_measures_the_same_game_as_content_against_plain_python(capsys):

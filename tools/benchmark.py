@@ -18,7 +18,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +81,41 @@ def _yardstick_turn(tally: Tally, cpu: float, yardsticks: Yardsticks) -> float:
     yardsticks.run(spent * SHARE)
     tally.paused += time.time() - wall
     return time.process_time()
+
+
+# Games replayed, off the clock, to count the options of a decision: a few of the pack's
+# (one of 1960 takes 6 ms), many more of tic-tac-toe's (30 µs each, and they vary more).
+BRANCHING_GAMES = 20
+REFERENCE_BRANCHING_GAMES = 1000
+
+
+def options_per_decision(new_game: Callable[[int], Any], seeds: Iterable[int]) -> float:
+    """The mean number of options a decision offers (the game's branching factor) over
+    the games of `seeds`, replayed by the bench's random agent off the clock (the same
+    games as timed). Decisions/s alone does not say what a decision weighs: a menu of
+    fifty places costs more to offer than one of five squares."""
+    from .agents import random_agent
+
+    options = decisions = 0
+    for seed in seeds:
+        game, agent = new_game(seed), random_agent(seed)
+        while not game.is_terminal():
+            options += game.num_actions()
+            decisions += 1
+            game.apply_action(agent(game))
+    return options / max(decisions, 1)
+
+
+def branching(program: Program, first_seed: int, games: int) -> tuple[float, float]:
+    """Options per decision of the pack's first games (at most BRANCHING_GAMES) and of
+    plain tic-tac-toe's first REFERENCE_BRANCHING_GAMES, from the seed the bench starts at."""
+    from ..interpreter.game import Game
+    from .reference_game import TicTacToe
+
+    seeds = range(first_seed, first_seed + min(games, BRANCHING_GAMES))
+    pack = options_per_decision(lambda s: Game.new(program, seed=s, safe=False), seeds)
+    plain = range(first_seed, first_seed + REFERENCE_BRANCHING_GAMES)
+    return pack, options_per_decision(lambda _: TicTacToe(), plain)
 
 
 def seed_blocks(first: int, games: int, jobs: int) -> list[list[int]]:
@@ -165,9 +200,10 @@ def peak_mb() -> tuple[float, float] | None:
     return own, children
 
 
-def summary(tallies: list[Tally], yardsticks: Yardsticks,
-            memory: tuple[float, float] | None) -> dict[str, Any]:
-    """The figures of a run; per core ones in CPU time, the total in wall-clock time."""
+def summary(tallies: list[Tally], yardsticks: Yardsticks, memory: tuple[float, float] | None,
+            options: tuple[float, float]) -> dict[str, Any]:
+    """The figures of a run; per core ones in CPU time, the total in wall-clock time.
+    `options`: the options per decision of the pack and of the reference (branching)."""
     games = sum(t.games for t in tallies)
     decisions = sum(t.decisions for t in tallies)
     cpu = max(sum(t.cpu for t in tallies), 1e-9)
@@ -188,6 +224,9 @@ def summary(tallies: list[Tally], yardsticks: Yardsticks,
         "peak_mb": round(max(memory), 1) if memory else None,
         "reference_decisions_per_s": round(plain),
         "ratio": round(speed / plain, 4),
+        "options_per_decision": round(options[0], 2),
+        "reference_options_per_decision": round(options[1], 2),
+        "options_ratio": round(speed * options[0] / (plain * options[1]), 4),
         "openspiel_decisions_per_s": None,
         "openspiel_ratio": None,
         "same_game_games_per_s": round(content, 1),
@@ -212,6 +251,10 @@ def report_lines(s: dict[str, Any], memory: tuple[float, float] | None) -> list[
         f"reference: plain-Python tic-tac-toe, same random agent, CPU time: "
         f"{s['reference_decisions_per_s']:,} decisions/s; hustings decisions/s / "
         f"reference = {s['ratio']:.4f}",
+        f"  options a decision offers, over the first {min(s['games'], BRANCHING_GAMES)} "
+        f"games: {s['options_per_decision']:.2f} (tic-tac-toe: "
+        f"{s['reference_options_per_decision']:.2f}); options offered per second, "
+        f"hustings / reference = {s['options_ratio']:.4f}",
     ]
     if s["same_game_ratio"] is not None:
         lines.append(
