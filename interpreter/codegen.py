@@ -198,7 +198,8 @@ class Writer:
         (label, payload) pair, or not `labelled` the payload alone). Not `split`: the
         option exactly as the language means it, read from `env` as it goes (the
         fallback of the other forms)."""
-        label, items, cond = (self.unit.inliner(e) for e in (label, items, cond))
+        inliner = self.unit.inliner  # the condition is asked once per item (labels seldom)
+        label, items, cond = inliner(label), inliner(items), inliner(cond, items is not None)
         if not split:
             return self._offer(label, var, items, cond, block, labelled)
         exact = self.unit.later("x", ("m", "env", "offered"),
@@ -434,6 +435,9 @@ def pure_functions(functions: dict) -> frozenset[str]:
 
 # ---- small pure functions, written where they are called ---------------------------
 INLINE_NODES = 120  # a body larger than this, its own calls written in, is called instead
+# A body called once per item (a menu's condition, a `where`'s filter) may be
+# larger: what of it does not depend on the item is then worked out once for them all.
+LOOPED_INLINE_NODES = 800
 
 
 class Inliner:
@@ -448,12 +452,13 @@ class Inliner:
         self.functions = functions
         self.pure = pure
 
-    def __call__(self, e: Any) -> Any:
+    def __call__(self, e: Any, looped: bool = False) -> Any:
+        """`e` with its calls written in; `looped`: it is worked out once per item."""
         if e is None or not self.pure:
             return e
-        return self.expand(e, None)
+        return self.expand(e, None, looped)
 
-    def expand(self, e: Any, scope: dict | None) -> Any:
+    def expand(self, e: Any, scope: dict | None, looped: bool = False) -> Any:
         """`e` with its calls written in; inside a body, `scope` maps its parameters to
         the arguments."""
         parts = _operands(e)
@@ -462,15 +467,17 @@ class Inliner:
         kind = e[0]
         if kind == "var":
             return scope.get(e[1], e) if scope is not None and e[1].__class__ is str else e
-        if kind == "where" and scope is not None and "it" in scope:
-            inner = {k: v for k, v in scope.items() if k != "it"}  # `it` is the item there
-            e = _with_parts(e, lambda p: self.expand(p, scope), only=(0,))
-            e = _with_parts(e, lambda p: self.expand(p, inner), only=(1,))
+        if kind == "where":  # its filter is worked out once per item
+            inner = scope
+            if scope is not None and "it" in scope:
+                inner = {k: v for k, v in scope.items() if k != "it"}  # `it` is the item there
+            e = _with_parts(e, lambda p: self.expand(p, scope, looped), only=(0,))
+            e = _with_parts(e, lambda p: self.expand(p, inner, True), only=(1,))
         elif parts:
-            e = _with_parts(e, lambda p: self.expand(p, scope))
-        return self.written_in(e) if kind == "fn" else e
+            e = _with_parts(e, lambda p: self.expand(p, scope, looped))
+        return self.written_in(e, looped) if kind == "fn" else e
 
-    def written_in(self, call: tuple) -> Any:
+    def written_in(self, call: tuple, looped: bool = False) -> Any:
         """The call's body with its arguments in, or the call where that cannot be."""
         name, args = call[1], call[2]
         spec = self.functions.get(name) if name.__class__ is str else None
@@ -483,8 +490,8 @@ class Inliner:
             return call
         if _has(body, lambda x: x[0] == "where") and any("it" in variables_read(a) for a in args):
             return call  # the argument's `it` would be the `where`'s item
-        out = self.expand(body, dict(zip(params, args, strict=True)))
-        return out if _size(out) <= INLINE_NODES else call
+        out = self.expand(body, dict(zip(params, args, strict=True)), looped)
+        return out if _size(out) <= (LOOPED_INLINE_NODES if looped else INLINE_NODES) else call
 
 
 def _with_parts(e: Any, f: Callable[[Any], Any], only: tuple[int, ...] | None = None) -> Any:

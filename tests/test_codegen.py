@@ -656,6 +656,33 @@ def test_small_pure_functions_are_written_where_they_are_called(program):
     assert "_fn_enter(m, 'above'" in unit.source  # called: its `it` would be the wrong one
 
 
+def test_a_larger_pure_function_is_written_in_where_it_is_asked_once_per_item(program):
+    big = v("n")
+    for _ in range(70):  # n + 70, one +1 at a time: too large to write in alone
+        big = ("arith", "+", big, c(1))
+    assert codegen.INLINE_NODES < codegen._size(big) <= codegen.LOOPED_INLINE_NODES
+    functions = {"big": (["n"], big)}
+    unit = Unit("test")
+    unit.pure_functions = codegen.pure_functions(functions)
+    unit.inliner = codegen.Inliner(functions, unit.pure_functions)
+    alone = ("fn", "big", [v("a")])
+    filtered = ("where", c([1, 2, 3]), ("cmp", ">", ("fn", "big", [IT]), c(72)))
+    option = (c("l"), "x", c([1, 2, 3]), ("cmp", ">", ("fn", "big", [v("x")]), c(71)), 9)
+    for e in (alone, filtered, big):
+        unit.function(e)
+    unit.offer(option, False)
+    unit.compile()
+    m = Machine(program, initial_state(program, 3), ops_for(program))
+    m.functions = {"big": (["n"], unit.function(big))}
+    assert unit.function(alone)(m, {"a": 1}) == 71
+    assert unit.function(filtered)(m, {}) == [3]
+    offered: list = []
+    unit.offer(option, False)(m, {}, offered)
+    assert offered == [["branch", 9, "x", 2], ["branch", 9, "x", 3]]
+    # called where it is asked once; written in the filter and the menu's condition
+    assert unit.source.count("_fn_enter(m, 'big'") == 1
+
+
 def test_a_failing_comparison_in_a_menu_option_drops_that_item_only(program):
     m = Machine(program, initial_state(program, 3), ops_for(program))
     option = (c("l"), "x", c([1, "a", 3]), ("cmp", ">", ("arith", "+", v("x"), c(0)), c(1)), 9)
