@@ -478,8 +478,8 @@ def bench_command(args: argparse.Namespace) -> int:
             memory = benchmark.peak_mb()  # before the OpenSpiel helper (numpy and all) ends
         finally:
             yardsticks.close()
-    options = benchmark.branching(program, args.seed, args.games)  # off the clock
-    figures = benchmark.summary(tallies, yardsticks, memory, options)
+    branching = benchmark.branching(program, args.seed, args.games)  # off the clock
+    figures = benchmark.summary(tallies, yardsticks, memory, branching)
     lines = benchmark.report_lines(figures, memory)
     times = startup_times(args) if args.startup else None
     figures.update(startup.figures(times))

@@ -74,13 +74,13 @@ def human_agent(show: Callable[[Game], None] | None = None,
             meaning = interpret(options, answer)
             if meaning.index is not None:
                 return meaning.index
-            if meaning.subset:
-                print(to_text(Group(*[option_text(o) for o in meaning.subset]), w, tint))
-                continue
-            heading, naming = card_options(game, options, answer)
-            if naming:
-                print(heading)
-                print(to_text(Group(*[option_text(o) for o in naming]), w, tint))
+            heading, shown = "", meaning.subset
+            if not shown:
+                heading, shown = card_options(game, options, answer)
+            if shown:
+                if heading:
+                    print(heading)
+                print(to_text(Group(*[option_text(o) for o in shown]), w, tint))
                 continue
             print(f"  nothing matches {answer!r}: choose a number from 0 to {len(options) - 1}")
             print(HELP)
