@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
 import json
 import sys
@@ -56,7 +57,30 @@ def seat_specs(args: argparse.Namespace) -> list[str]:
     return [*args.seat, *flagged]
 
 
+# What `--report` imports, and the extra of the package that installs it.
+REPORT_NEEDS = ("matplotlib",)
+REPORT_EXTRA = "pip install '.[sim]'  (or, installed from an index: pip install 'hustings[sim]')"
+
+
+def missing_report_modules() -> list[str]:
+    """The modules `--report` needs that do not import here. Imported, not just looked up:
+    a package present but broken (a dependency of its own missing) fails the same way."""
+    missing = []
+    for name in REPORT_NEEDS:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    return missing
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.report is not None and (missing := missing_report_modules()):
+        # Checked before any game, so that an hour of games is not played for a report that
+        # cannot be drawn, nor a results file left behind that a rerun would refuse.
+        print(f"hustings simulate: --report needs {', '.join(missing)}, which the `sim` extra "
+              f"installs: {REPORT_EXTRA}", file=sys.stderr)
+        return 2
     spec = PackSpec(str(args.pack) if args.pack else None, cli.parse_options(args.option),
                     tuple(str(m) for m in args.mods))
     program = cli.load_or_report(args.pack, dict(spec.options), args.mods)
@@ -213,8 +237,7 @@ def write_report(args, program, summary, comparison, matchup: Matchup) -> int:
     try:
         from ..simulation.report import write_report as write
     except ImportError:
-        print("hustings simulate: --report needs matplotlib: pip install 'hustings[sim]'",
-              file=sys.stderr)
+        print(f"hustings simulate: --report needs matplotlib: {REPORT_EXTRA}", file=sys.stderr)
         return 2
     titles = {str(n): c["title"] for n, c in program.cards.items()}
     label = f"{program.name}: " + ", ".join(f"{p}={a}" for p, a in matchup.seats.items())
@@ -223,8 +246,7 @@ def write_report(args, program, summary, comparison, matchup: Matchup) -> int:
     try:
         paths = write(args.report, summary, titles, comparison, label)
     except ImportError:
-        print("hustings simulate: --report needs matplotlib: pip install 'hustings[sim]'",
-              file=sys.stderr)
+        print(f"hustings simulate: --report needs matplotlib: {REPORT_EXTRA}", file=sys.stderr)
         return 2
     for path in paths:
         print(f"wrote {path}")

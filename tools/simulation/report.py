@@ -36,22 +36,38 @@ def write_report(folder: Path, summary: dict[str, Any], titles: dict[str, str],
 # ---- plots ---------------------------------------------------------------------------
 def plot_all(folder: Path, summary: dict[str, Any], titles: dict[str, str],
              comparison: dict[str, Any] | None) -> list[Path]:
+    plt = pyplot()
+    drawers = {
+        "win_rate": lambda: win_rates(summary, comparison, plt),
+        "margin": lambda: margins(summary, plt),
+        "places": lambda: places(summary, plt),
+        "card_impact": lambda: card_impact(summary, titles, plt),
+    }
+    paths = []
+    for name, draw in drawers.items():  # one figure at a time: each is closed once saved
+        fig = draw()
+        if fig is None:
+            continue
+        path = folder / f"{name}.png"
+        fig.tight_layout()
+        fig.savefig(path)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def pyplot():
+    """matplotlib's pyplot, drawing off screen, with the report's sizes."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     plt.rcParams.update({"font.size": 9, "figure.dpi": 100})
-    paths = [
-        win_rates(folder / "win_rate.png", summary, comparison, plt),
-        margins(folder / "margin.png", summary, plt),
-        places(folder / "places.png", summary, plt),
-        card_impact(folder / "card_impact.png", summary, titles, plt),
-    ]
-    return [p for p in paths if p is not None]
+    return plt
 
 
-def win_rates(path: Path, summary: dict[str, Any], comparison, plt) -> Path:
+def win_rates(summary: dict[str, Any], comparison, plt):
     players = summary["players"]
     fig, ax = plt.subplots(figsize=(6, 3.2))
     rows = [(p, summary["sides"][p]) for p in players]
@@ -63,23 +79,39 @@ def win_rates(path: Path, summary: dict[str, Any], comparison, plt) -> Path:
     colours = [COLOURS[i % len(COLOURS)] if i < len(players) else "#718096"
                for i in range(len(rows))]
     ax.barh(names, values, xerr=errors, color=colours, capsize=3)
+    for y, (_, r) in enumerate(rows):
+        rate_label(ax, y, r)
     if comparison is not None:
         base = [comparison["sides"][p]["base"] for p in players if p in comparison["sides"]]
         ax.scatter(base, players[:len(base)], marker="|", s=300, color="black",
                    label="baseline", zorder=3)
-        ax.legend(loc="lower right")
+        outside_legend(ax)
     ax.axvline(0.5, color="#a0aec0", linewidth=0.8, linestyle="--")
     ax.set_xlim(0, 1)
     ax.invert_yaxis()
     ax.set_xlabel("win rate (bars: 95% Wilson interval)")
     ax.set_title(f"Win rate by side and by agent, {summary['games']} games")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return fig
 
 
-def margins(path: Path, summary: dict[str, Any], plt) -> Path | None:
+def rate_label(ax, y: int, row: dict[str, Any]) -> None:
+    """Write a bar's rate and count on it, so that 0% (no bar) and 100% (a bar to the
+    edge) read as plainly as the rates between."""
+    text = f"{100 * row['rate']:.0f}% ({row['wins']}/{row['games']})"
+    if row["rate"] >= 0.3:  # inside the bar, at its start: clear of the interval's whisker
+        ax.text(0.02, y, text, va="center", ha="left", color="white", fontweight="bold")
+    else:  # beside the whisker, on the white
+        ax.text(min(row["high"], 0.75) + 0.02, y, text, va="center", ha="left",
+                color="#1a202c")
+
+
+def outside_legend(ax) -> None:
+    """The legend right of the plot: bars may reach either edge (a side winning every game)
+    and no corner inside the axes is sure to be free."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+
+
+def margins(summary: dict[str, Any], plt):
     values = summary.get("signed_margins") or []
     if not values:
         return None
@@ -91,13 +123,10 @@ def margins(path: Path, summary: dict[str, Any], plt) -> Path | None:
     ax.set_ylabel("games")
     mean = summary["signed_margin"]["mean"]
     ax.set_title(f"Margin of victory ({first}'s side), mean {mean:+.1f}")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return fig
 
 
-def places(path: Path, summary: dict[str, Any], plt) -> Path | None:
+def places(summary: dict[str, Any], plt):
     table = summary["places"]
     if not table:
         return None
@@ -114,11 +143,8 @@ def places(path: Path, summary: dict[str, Any], plt) -> Path | None:
     ax.tick_params(axis="y", labelsize=7)
     ax.set_xlabel("share of games the location went to each side (rest: nobody)")
     ax.set_title("Who won each location")
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    outside_legend(ax)
+    return fig
 
 
 def impact_rows(summary: dict[str, Any]) -> list[tuple[str, float, int]]:
@@ -131,10 +157,12 @@ def impact_rows(summary: dict[str, Any]) -> list[tuple[str, float, int]]:
     return sorted(rows, key=lambda r: r[1], reverse=True)
 
 
-def card_impact(path: Path, summary: dict[str, Any], titles: dict[str, str], plt) -> Path | None:
+def card_impact(summary: dict[str, Any], titles: dict[str, str], plt):
     rows = impact_rows(summary)
     if not rows:
         return None
+    if not win_rates_vary(summary):
+        return no_impact_note(summary, plt)
     names = [f"{titles.get(c, c)} ({c})" for c, _, _ in rows]
     effects = [e for _, e, _ in rows]
     fig, ax = plt.subplots(figsize=(7, max(3.0, 0.15 * len(rows) + 1)))
@@ -144,10 +172,34 @@ def card_impact(path: Path, summary: dict[str, Any], titles: dict[str, str], plt
     ax.tick_params(axis="y", labelsize=6)
     ax.set_xlabel("win rate when played as an event minus the side's overall win rate")
     ax.set_title(f"Card impact as an event (cards with ≥ {MIN_EVENT_GAMES} event games)")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return fig
+
+
+def win_rates_vary(summary: dict[str, Any]) -> bool:
+    """Whether some side won some games and lost others. If none did (one side won them all,
+    or every game was tied), every card's effect is 0 by construction, not by measurement."""
+    return any(0.0 < r["rate"] < 1.0 for r in summary["sides"].values())
+
+
+def no_impact_note(summary: dict[str, Any], plt):
+    """The card impact figure of a run whose win rates do not vary: a note saying why there
+    is nothing to measure, in place of a chart of bars of length 0."""
+    games = summary["games"]
+    winners = [p for p, r in summary["sides"].items() if r["rate"] == 1.0]
+    what = (f"{winners[0]} won all {games} games" if winners
+            else f"no side won any of the {games} games (all tied)")
+    fig, ax = plt.subplots(figsize=(7, 2.6))
+    ax.set_axis_off()
+    ax.set_title(f"Card impact as an event: nothing to measure in {games} games")
+    ax.text(0.5, 0.55,
+            f"{what}, so no card's event can be told\n"
+            "to raise or lower a win rate:\n"
+            "each card's effect would be 0 by construction.\n"
+            "Run agents closer in strength (the same agent on both sides, or --swap)\n"
+            "or more games to see what each event does.",
+            ha="center", va="center", transform=ax.transAxes, fontsize=10,
+            linespacing=1.6)
+    return fig
 
 
 # ---- the page ------------------------------------------------------------------------
