@@ -331,7 +331,7 @@ function openSetup() {
   const seatedBy = (p) => (s.seated_by && s.seated_by[p] ? ` (with ${s.seated_by[p].join(", ").replace(/_/g, " ")})` : "");
   $("seats").replaceChildren(...s.players.map((p, n) => el("label", {}, `${s.names[p]}${seatedBy(p)} `,
     el("select", { name: `seat-${p}`, "data-seat": p },
-      ...s.agents.map((a) => el("option", { value: a, selected: (n === 0) === (a === "human") ? "" : null }, a))))));
+      ...s.agents.map((a) => el("option", { value: a, selected: a === (n === 0 ? "human" : "random") ? "" : null }, a))))));
   $("options").replaceChildren(el("legend", { text: "Options" }),
     ...Object.entries(s.options).map(([name, o]) => el("label", { title: o.doc },
       el("input", { type: "checkbox", name, checked: (s.defaults[name] ?? o.default) ? "" : null }),
