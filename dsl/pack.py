@@ -30,7 +30,7 @@ from .validation import read_cards, validate
 from .view import check_view
 from .yamlsource import YamlFile, confined_entry, read_yaml
 
-# Where scripts found them before dsl/loading.py held them (README, "For tools").
+# Where scripts found them before dsl/loading.py held them (docs/architecture.md, "The game API").
 load_pack = loading.load_pack
 check_pack = loading.check_pack
 
