@@ -1,4 +1,5 @@
-"""What a new user meets first stays true: the README's commands, its CLI table, the install.
+"""What a new user meets first stays true: the README's quickstart, the command reference
+(docs/commands.md) against the real parser, the install.
 
 (.ci/run builds the wheel, installs it in a fresh venv and runs it outside the checkout.)
 """
@@ -15,32 +16,34 @@ from hustings.tools import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
+COMMANDS = (ROOT / "docs" / "commands.md").read_text()
 TOP_LEVEL = ("dsl", "interpreter", "schemas", "tools", "content")
+# The two commands CI runs and a newcomer copies, byte for byte.
+QUICKSTART = [
+    "python3 -m venv .venv && . .venv/bin/activate && python -m pip install . "
+    "&& hustings play --seed 1",
+    "python3 -m venv .venv && . .venv/bin/activate && python -m pip install -e '.[test]' "
+    "&& python -m pytest -n 2",
+]
 
 
-def section(title: str) -> str:
-    start = README.index(f"## {title}")
-    end = README.find("\n## ", start + 1)
-    return README[start:end if end != -1 else None]
+def section(text: str, title: str) -> str:
+    start = text.index(f"## {title}")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end != -1 else None]
 
 
 def subparsers(parser) -> dict:
     return parser._subparsers._group_actions[0].choices
 
 
-def table_rows() -> list[tuple[list[str], str]]:
-    """(command words, whole row) for each row of the README's CLI table."""
-    rows = []
-    for line in section("The command line").splitlines():
-        found = re.match(r"^\| `hustings ([^`]*)`", line)
-        if found:
-            words = []
-            for word in found.group(1).split():
-                if not re.fullmatch(r"[a-z][a-z-]*", word):
-                    break
-                words.append(word)
-            rows.append((words, line))
-    return rows
+def reference_sections() -> list[tuple[list[str], str]]:
+    """(command words, section text) for each `## hustings ...` section of docs/commands.md."""
+    found = []
+    for match in re.finditer(r"^## hustings ([a-z][a-z -]*)$", COMMANDS, flags=re.M):
+        words = match.group(1).split()
+        found.append((words, section(COMMANDS, f"hustings {match.group(1)}")))
+    return found
 
 
 def help_of(words: list[str]) -> str:
@@ -52,43 +55,48 @@ def help_of(words: list[str]) -> str:
     return parser.format_help()
 
 
-def test_every_subcommand_is_in_the_readme_table_and_every_row_is_a_subcommand():
-    listed = {words[0] for words, _ in table_rows()}
+def flags(text: str) -> set[str]:
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", text))
+
+
+def test_every_subcommand_has_a_section_and_every_section_is_a_subcommand():
+    listed = {words[0] for words, _ in reference_sections()}
     real = set(subparsers(cli.build_parser([])))
-    assert real - listed == set(), "missing from the README's CLI table"
-    assert listed - real == set(), "README rows that are no subcommand"
+    assert real - listed == set(), "missing from docs/commands.md"
+    assert listed - real == set(), "docs/commands.md sections that are no subcommand"
 
 
-@pytest.mark.parametrize(("words", "row"), table_rows(), ids=lambda v: v if isinstance(v, str)
-                         and len(v) < 20 else None)
-def test_each_rows_flags_exist(words, row):
-    text = help_of(words)
-    flags = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", row))
-    missing = sorted(f for f in flags if f not in text)
-    assert not missing, f"`hustings {' '.join(words)} --help` has no {missing}"
+@pytest.mark.parametrize(("words", "text"), reference_sections(),
+                         ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_each_sections_flags_exist_and_every_flag_is_described(words, text):
+    """Both ways: a flag the section names exists, and every flag of `--help` is named."""
+    real = flags(help_of(words)) - {"--help"}
+    named = flags(text) - {"--help"}
+    assert named - real == set(), f"`hustings {' '.join(words)} --help` has no such flag"
+    assert real - named == set(), f"docs/commands.md, `hustings {' '.join(words)}` leaves out"
 
 
-def test_the_shared_flags_are_where_the_readme_says():
-    text = README[README.index("One way to name the content everywhere"):]
-    text = text[:text.index("\n\n")]
-    commands = re.findall(r"`(\w+)`", text.split("take")[0])
+def test_the_shared_flags_are_where_the_reference_says():
+    text = section(COMMANDS, "Shared by every command")
+    text = text[text.index("**The content.**"):]
+    commands = re.findall(r"`([\w-]+)`", text.split(" take:")[0])
     assert len(commands) >= 6
     for command in commands:
         for flag in ("--pack", "--option", "--mod"):
             assert flag in help_of([command]), (command, flag)
 
 
+def test_the_readme_links_the_command_reference():
+    assert "](docs/commands.md)" in README
+
+
 def quickstart_commands() -> list[str]:
-    return [line.strip() for line in section("Quickstart").splitlines()
+    return [line.strip() for line in section(README, "Quickstart").splitlines()
             if line.startswith("    ")]
 
 
-def test_the_quickstart_is_two_commands_each_in_a_virtual_environment():
-    commands = quickstart_commands()
-    assert len(commands) == 2
-    for command in commands:
-        assert command.startswith("python3 -m venv .venv && . .venv/bin/activate && ")
-    assert commands[0].endswith("hustings play --seed 1")
+def test_the_quickstart_is_the_two_commands_ci_runs_byte_for_byte():
+    assert quickstart_commands() == QUICKSTART
 
 
 def test_ci_runs_the_readmes_test_command_verbatim():
