@@ -110,13 +110,17 @@ def test_card_impact_of_a_mixed_run_draws_a_bar_per_card(plt):
 
 
 @pytest.mark.parametrize("kennedy_wins", [GAMES, 0])
-def test_win_rates_at_100_and_0_percent_are_written_on_the_bars(plt, kennedy_wins):
+def test_win_rates_at_100_and_0_percent_are_written_by_the_bars(plt, kennedy_wins):
     from hustings.tools.simulation.report import win_rates
 
     fig = win_rates(summarize(records(kennedy_wins)), None, plt)
-    said = texts(fig)
-    assert f"100% ({GAMES}/{GAMES})" in said
-    assert f"0% (0/{GAMES})" in said
+    names = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    winner, loser = ("kennedy", "nixon") if kennedy_wins else ("nixon", "kennedy")
+    assert names[:2] == [f"kennedy\n{100 * kennedy_wins // GAMES}% ({kennedy_wins}/{GAMES})",
+                         f"nixon\n{100 - 100 * kennedy_wins // GAMES}% "
+                         f"({GAMES - kennedy_wins}/{GAMES})"]
+    assert f"{winner}\n100% ({GAMES}/{GAMES})" in names
+    assert f"{loser}\n0% (0/{GAMES})" in names
 
 
 def legend_clear_of_axes(fig) -> bool:

@@ -72,18 +72,19 @@ def win_rates(summary: dict[str, Any], comparison, plt):
     fig, ax = plt.subplots(figsize=(6, 3.2))
     rows = [(p, summary["sides"][p]) for p in players]
     rows += [(f"agent {a}", r) for a, r in summary["agents"].items()]
-    names = [name for name, _ in rows]
+    places = list(range(len(rows)))
     values = [r["rate"] for _, r in rows]
     errors = [[max(0.0, r["rate"] - r["low"]) for _, r in rows],
               [max(0.0, r["high"] - r["rate"]) for _, r in rows]]
     colours = [COLOURS[i % len(COLOURS)] if i < len(players) else "#718096"
                for i in range(len(rows))]
-    ax.barh(names, values, xerr=errors, color=colours, capsize=3)
-    for y, (_, r) in enumerate(rows):
-        rate_label(ax, y, r)
+    ax.barh(places, values, xerr=errors, color=colours, capsize=3)
+    # Each bar's rate and count beside its name: a 0% bar is no bar at all, and a 100% one
+    # runs into the edge, so neither reads from the bar alone.
+    ax.set_yticks(places, [f"{name}\n{rate_text(r)}" for name, r in rows])
     if comparison is not None:
         base = [comparison["sides"][p]["base"] for p in players if p in comparison["sides"]]
-        ax.scatter(base, players[:len(base)], marker="|", s=300, color="black",
+        ax.scatter(base, places[:len(base)], marker="|", s=300, color="black",
                    label="baseline", zorder=3)
         outside_legend(ax)
     ax.axvline(0.5, color="#a0aec0", linewidth=0.8, linestyle="--")
@@ -94,15 +95,8 @@ def win_rates(summary: dict[str, Any], comparison, plt):
     return fig
 
 
-def rate_label(ax, y: int, row: dict[str, Any]) -> None:
-    """Write a bar's rate and count on it, so that 0% (no bar) and 100% (a bar to the
-    edge) read as plainly as the rates between."""
-    text = f"{100 * row['rate']:.0f}% ({row['wins']}/{row['games']})"
-    if row["rate"] >= 0.3:  # inside the bar, at its start: clear of the interval's whisker
-        ax.text(0.02, y, text, va="center", ha="left", color="white", fontweight="bold")
-    else:  # beside the whisker, on the white
-        ax.text(min(row["high"], 0.75) + 0.02, y, text, va="center", ha="left",
-                color="#1a202c")
+def rate_text(row: dict[str, Any]) -> str:
+    return f"{100 * row['rate']:.0f}% ({row['wins']}/{row['games']})"
 
 
 def outside_legend(ax) -> None:
