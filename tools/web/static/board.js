@@ -366,7 +366,9 @@ function drawTakeBack() {
   const parts = [];
   if (t) {
     const waiting = t.waiting.map(nameOf).join(" and ");
-    parts.push(el("b", { text: `${nameOf(t.player)} asks to take back their last decision` }),
+    const asker = t.mine && !ui.state.table ? "You ask to take back your last decision"
+      : `${nameOf(t.player)} asks to take back their last decision`;
+    parts.push(el("b", { text: asker }),
       ` (${t.undone} action${t.undone === 1 ? "" : "s"}; asked because ${t.why}). `);
     if (t.may_answer) {
       parts.push(el("button", { type: "button", id: "accept", onclick: () => post("answer", { accept: true }) }, "Accept"),
@@ -406,6 +408,7 @@ function openSetup() {
   $("mods").hidden = s.mods.length === 0;
   $("me").replaceChildren(...s.players.map((p, n) => el("option", { value: p, selected: n === 0 ? "" : null }, s.names[p])));
   $("links").hidden = true;
+  $("start").hidden = false;
   $("setup").showModal();
 }
 
@@ -438,6 +441,7 @@ function started(game) {
     }),
     el("p", {}, el("a", { href: board, id: "my-board" }, `Go to your board (${ui.setup.names[game.me] || game.me})`)));
   box.hidden = false;
+  $("start").hidden = true;  // the game is made: starting again would make another
   if (!$("setup").open) $("setup").showModal();
 }
 
