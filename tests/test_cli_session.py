@@ -222,3 +222,68 @@ def test_options_the_rules_cannot_make_for_a_person_save_the_game_first(
     assert code == 1 and "internal error" not in err
     assert "rule error while making ann's options after 0 actions" in err
     assert (tmp_path / "hustings-1.json").is_file()
+
+
+class Recorded(Script):
+    """A script that keeps every prompt it was asked."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__(lines)
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str = "") -> str:
+        self.prompts.append(prompt)
+        return super().__call__(prompt)
+
+
+def hot_seat(tmp_path) -> list[str]:
+    from test_web_secrets import peek_pack  # the tests folder is on the import path
+
+    return ["--pack", str(peek_pack(tmp_path)), "--seed", "5", "--quiet",
+            "--seat", "ann=human", "--seat", "bob=human"]
+
+
+def test_draw_look_undo_at_one_screen_asks_the_other_player(monkeypatch, capsys, tmp_path):
+    # ann draws (option 0) and sees the card: her undo asks bob, who refuses, then agrees
+    script = Recorded(["0", "undo", "n", "undo", "y"])
+    code, out, _ = play(monkeypatch, capsys, script, *hot_seat(tmp_path),
+                        "--log", str(tmp_path / "log.json"))
+    assert code == 0
+    asked = [p for p in script.prompts if "do you agree" in p]
+    assert len(asked) == 2 and all("bob, do you agree" in p for p in asked)
+    assert "cards hidden then have been seen since" in asked[0]
+    assert "bob declines: the game goes on as it is" in out
+    assert "undone: ann's last decision and 0 after it" in out
+    log = json.loads((tmp_path / "log.json").read_text())
+    # the draw was taken back once bob agreed: ann's first decision is the "0" after it
+    assert script.prompts[:6] == ["ann > ", "ann > ", asked[0], "ann > ", asked[1], "ann > "]
+    assert log["actions"][0] == 0 and len(log["actions"]) == 12
+
+
+def test_a_decision_with_nothing_learned_is_taken_back_alone(monkeypatch, capsys, tmp_path):
+    script = Recorded(["2", "undo", "2"])  # ann waits, takes it back, waits again
+    code, out, _ = play(monkeypatch, capsys, script, *hot_seat(tmp_path))
+    assert code == 0 and "undone: ann's last decision and 0 after it" in out
+    assert not any("do you agree" in p for p in script.prompts)
+
+
+def test_after_the_other_decided_the_take_back_is_theirs_to_allow(monkeypatch, capsys,
+                                                                  tmp_path):
+    # ann: wait, end the turn; bob: wait, end the turn; ann asks to take back her "end"
+    script = Recorded(["2", "0", "2", "0", "undo", "y"])
+    code, out, _ = play(monkeypatch, capsys, script, *hot_seat(tmp_path))
+    asked = [p for p in script.prompts if "do you agree" in p]
+    assert code == 0 and len(asked) == 1 and "bob has decided since" in asked[0]
+    assert "undone: ann's last decision and 2 after it" in out
+    assert script.prompts[6] == "ann > "  # back at ann's second decision of the turn
+
+
+def test_a_person_is_not_shown_the_labels_of_an_agents_choices(monkeypatch, capsys):
+    # an agent's label may name a card of its hidden hand: the person reads the narration
+    code, out, _ = play(monkeypatch, capsys, Script([]), "--seed", SEED,
+                        "--seat", "kennedy=human")
+    lines = out.splitlines()
+    assert code == 0 and any(line.startswith("  [kennedy] ") for line in lines)
+    assert not any(line.startswith("  [nixon] ") for line in lines)
+    _, watched, _ = play(monkeypatch, capsys, Script([]), "--seed", SEED)  # agents only
+    assert any(line.startswith("  [nixon] ") for line in watched.splitlines())
