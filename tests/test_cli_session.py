@@ -287,3 +287,24 @@ def test_a_person_is_not_shown_the_labels_of_an_agents_choices(monkeypatch, caps
     assert not any(line.startswith("  [nixon] ") for line in lines)
     _, watched, _ = play(monkeypatch, capsys, Script([]), "--seed", SEED)  # agents only
     assert any(line.startswith("  [nixon] ") for line in watched.splitlines())
+
+
+def test_a_resumed_game_knows_what_was_learned_before_the_save(monkeypatch, capsys,
+                                                               tmp_path):
+    # ann waits (nothing learned) and saves; resumed, her wait is hers to take back alone,
+    # while bob's draw, saved and resumed, still needs ann's consent
+    saved = tmp_path / "saved.json"
+    args = hot_seat(tmp_path)
+    script = Recorded(["2", f"save {saved}", "quit", "n"])
+    assert play(monkeypatch, capsys, script, *args)[0] == 0
+    resume = ["--resume", str(saved), "--quiet", "--pack", args[1]]
+    script = Recorded(["undo"])
+    code, out, _ = play(monkeypatch, capsys, script, *resume)
+    assert code == 0 and "undone: ann's last decision and 0 after it" in out
+    assert not any("do you agree" in p for p in script.prompts)
+    script = Recorded(["2", "0", "0", f"save {saved}", "quit", "n"])  # bob draws, saves
+    assert play(monkeypatch, capsys, script, *args)[0] == 0
+    script = Recorded(["undo", "n"])
+    code, out, _ = play(monkeypatch, capsys, script, *resume)
+    assert any("ann, do you agree" in p and "cards hidden then" in p for p in script.prompts)
+    assert "ann declines" in out

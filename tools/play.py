@@ -286,12 +286,13 @@ class Session:
                       for p in self.program.players)
         return Mark(rng=game.state.rng, seen=seen_cards(obs), heard=heard)
 
-    def apply(self, index: int) -> str:
-        """Apply a legal action by index; return its label."""
+    def apply(self, index: int, mark: bool = True) -> str:
+        """Apply a legal action by index; return its label. `mark`: keep what a human
+        decider knew (replays keep it only for decisions a take-back may reach)."""
         game = self.game
         player = game.current_player()
         label = options_of(game, f"after {len(self.actions)} actions")[index]
-        mark = self.mark(player)
+        known = self.mark(player) if mark else None
         try:
             game.apply_action(index)
         except RuleError as e:
@@ -299,11 +300,15 @@ class Session:
                              f"({player}: {label}): {e}") from None
         self.actions.append(index)
         self.deciders.append(player)
-        self.marks.append(mark)
+        self.marks.append(known)
         return label
 
-    def replay(self, actions: list[int | str], source: Path, narrate: bool = False) -> None:
-        """Apply recorded actions, each checked: in range, legal, none past the game's end."""
+    def replay(self, actions: list[int | str], source: Path, narrate: bool = False,
+               marked: set[int] | None = None) -> None:
+        """Apply recorded actions, each checked: in range, legal, none past the game's end.
+        `marked`: the actions (by place) whose decider's knowledge is kept; None: those a
+        take-back may reach, found by replaying once more when people play (making the
+        marks of every decision would cost ten times the replay)."""
         total = len(actions)
         for n, action in enumerate(actions, 1):
             game = self.game
@@ -326,9 +331,11 @@ class Session:
             player = game.current_player()
             if narrate:
                 self.narrate()
-            label = self.apply(index)
+            label = self.apply(index, mark=marked is not None and n - 1 in marked)
             if narrate:
                 print(f"  [{player}] {label}")
+        if marked is None and self.human_seats():
+            self.rewind(len(self.actions))
         if not narrate:
             self.catch_up()
 
@@ -379,10 +386,12 @@ class Session:
         return plan.undone
 
     def rewind(self, keep: int) -> None:
-        """Replay the game from its seed with its first `keep` actions."""
+        """Replay the game from its seed with its first `keep` actions, keeping what each
+        human seat knew at its last decision among them (what a take-back reaches)."""
         kept = self.actions[:keep]
+        last = {p: n for n, p in enumerate(self.deciders[:keep])}
         self.start()
-        self.replay(kept, Path("(undo)"))
+        self.replay(kept, Path("(undo)"), marked=set(last.values()))
 
     def to_log(self) -> SessionLog:
         from ..schemas.log import FORMAT, FORMAT_VERSION, ModRef, PackRef, SessionLog
