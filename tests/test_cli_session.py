@@ -308,3 +308,24 @@ def test_a_resumed_game_knows_what_was_learned_before_the_save(monkeypatch, caps
     code, out, _ = play(monkeypatch, capsys, script, *resume)
     assert any("ann, do you agree" in p and "cards hidden then" in p for p in script.prompts)
     assert "ann declines" in out
+
+
+def test_a_look_at_another_hand_is_shown_at_the_terminal_to_that_player(monkeypatch, capsys,
+                                                                        tmp_path):
+    from test_web_secrets import secrets_pack, spyglass_seed  # the tests folder
+
+    pack = secrets_pack(tmp_path)
+    seed = spyglass_seed(pack)
+    game = Game.new(load_pack(pack), seed=seed)
+    game.apply_action("play Spyglass")
+    game.apply_action("bob")
+    bob = [load_pack(pack).cards[c]["title"] for c in game.state.zones["hand:bob"]]
+    script = Script(["play Spyglass", "bob", "pass"])
+    code, out, _ = play(monkeypatch, capsys, script, "--pack", str(pack), "--seed", str(seed),
+                        "--seat", "ann=human", "--quiet")
+    assert code == 0
+    after = out.split("Shown to you", 1)
+    assert len(after) == 2, "ann's next board lists what she was shown"
+    shown = after[1].split("ann >", 1)[0]
+    assert all(title in shown for title in bob) and "hand of bob" in shown
+    assert "you look at bob's hand" in out  # her own narration, under her board

@@ -405,3 +405,47 @@ def test_the_pages_html_is_unchanged_by_what_its_seat_may_not_know(browser, pack
             session.game._restore(real)
             assert pages[0] == pages[1] == pages[2], (pack, len(session.actions))
             assert page.evaluate("document.body.dataset.viewer") == seat
+
+
+def test_a_look_at_another_hand_shows_on_that_players_page_only(browser, shots, tmp_path,
+                                                                 monkeypatch):
+    """The Spyglass of the pack of private forms: Ann looks at Bob's hand; her page shows
+    his cards under "Shown to you" and her narration says what she saw; Bob's and Cat's
+    pages show neither."""
+    from test_web_secrets import fixed_seed, secrets_pack, spyglass_seed
+
+    pack = secrets_pack(tmp_path)
+    fixed_seed(monkeypatch, spyglass_seed(pack))
+    app = create_app(pack)
+    with serve(app) as base:
+        pages = {"ann": browser.new_context(viewport={"width": 1200, "height": 800}).new_page()}
+        game = new_game(pages["ann"], base, dict.fromkeys(("ann", "bob", "cat"), "human"))
+        for seat in ("bob", "cat"):
+            pages[seat] = browser.new_context().new_page()
+            pages[seat].goto(invitation(base, game, seat))
+            pages[seat].wait_for_selector("[data-hand=hand] .card")
+        ann = pages["ann"]
+        settle(ann)
+        ann.locator("#decision button.option", has_text="play Spyglass").click()
+        ann.wait_for_function("Number(document.body.dataset.actions) === 1")
+        settle(ann)
+        ann.locator("#decision button.option", has_text="bob").click()
+        ann.wait_for_selector("[data-shown] .card")
+        ann.screenshot(path=shots / "shown.png", full_page=True)
+        seen = set(ann.locator("[data-shown] .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"))
+        bob = pages["bob"]
+        bob.wait_for_function("Number(document.body.dataset.actions) === 2", timeout=10_000)
+        held = set(bob.locator("[data-hand=hand] .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"))
+        assert seen == held
+        assert any(t.startswith("you look at bob's hand")
+                   for t in ann.locator("#narration li").all_inner_texts())
+        for seat in ("bob", "cat"):
+            page = pages[seat]
+            page.wait_for_function("Number(document.body.dataset.actions) === 2",
+                                   timeout=10_000)
+            assert page.locator("[data-shown]").count() == 0
+            lines = page.locator("#narration li").all_inner_texts()
+            assert "ann looks at bob's hand" in lines
+            assert not any(t.startswith("you look") for t in lines)

@@ -329,6 +329,14 @@ function drawHands(board) {
     if (!hand.cards.length) cards.append(el("span", { class: "dim", text: "no cards" }));
     parts.push(cards);
   }
+  if (board.shown.length) {  // what the rules showed this player once, as it was then
+    parts.push(el("h2", { text: "Shown to you" }));
+    parts.push(el("div", { class: "cards", "data-shown": "" }, ...board.shown.map(({ card: c, from }) =>
+      el("div", { class: "card", "data-card": c.number, title: cardTip(c) },
+        el("div", { class: "ctitle", text: `${c.number} ${c.title}` }),
+        el("div", { class: "fields", text: `seen in ${from}` }),
+        el("div", { class: "text", text: c.text })))));
+  }
   $("hands").replaceChildren(...parts);
 }
 
