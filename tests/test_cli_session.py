@@ -222,3 +222,110 @@ def test_options_the_rules_cannot_make_for_a_person_save_the_game_first(
     assert code == 1 and "internal error" not in err
     assert "rule error while making ann's options after 0 actions" in err
     assert (tmp_path / "hustings-1.json").is_file()
+
+
+class Recorded(Script):
+    """A script that keeps every prompt it was asked."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__(lines)
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str = "") -> str:
+        self.prompts.append(prompt)
+        return super().__call__(prompt)
+
+
+def hot_seat(tmp_path) -> list[str]:
+    from test_web_secrets import peek_pack  # the tests folder is on the import path
+
+    return ["--pack", str(peek_pack(tmp_path)), "--seed", "5", "--quiet",
+            "--seat", "ann=human", "--seat", "bob=human"]
+
+
+def test_draw_look_undo_at_one_screen_asks_the_other_player(monkeypatch, capsys, tmp_path):
+    # ann draws (option 0) and sees the card: her undo asks bob, who refuses, then agrees
+    script = Recorded(["0", "undo", "n", "undo", "y"])
+    code, out, _ = play(monkeypatch, capsys, script, *hot_seat(tmp_path),
+                        "--log", str(tmp_path / "log.json"))
+    assert code == 0
+    asked = [p for p in script.prompts if "do you agree" in p]
+    assert len(asked) == 2 and all("bob, do you agree" in p for p in asked)
+    assert "cards hidden then have been seen since" in asked[0]
+    assert "bob declines: the game goes on as it is" in out
+    assert "undone: ann's last decision and 0 after it" in out
+    log = json.loads((tmp_path / "log.json").read_text())
+    # the draw was taken back once bob agreed: ann's first decision is the "0" after it
+    assert script.prompts[:6] == ["ann > ", "ann > ", asked[0], "ann > ", asked[1], "ann > "]
+    assert log["actions"][0] == 0 and len(log["actions"]) == 12
+
+
+def test_a_decision_with_nothing_learned_is_taken_back_alone(monkeypatch, capsys, tmp_path):
+    script = Recorded(["2", "undo", "2"])  # ann waits, takes it back, waits again
+    code, out, _ = play(monkeypatch, capsys, script, *hot_seat(tmp_path))
+    assert code == 0 and "undone: ann's last decision and 0 after it" in out
+    assert not any("do you agree" in p for p in script.prompts)
+
+
+def test_after_the_other_decided_the_take_back_is_theirs_to_allow(monkeypatch, capsys,
+                                                                  tmp_path):
+    # ann: wait, end the turn; bob: wait, end the turn; ann asks to take back her "end"
+    script = Recorded(["2", "0", "2", "0", "undo", "y"])
+    code, out, _ = play(monkeypatch, capsys, script, *hot_seat(tmp_path))
+    asked = [p for p in script.prompts if "do you agree" in p]
+    assert code == 0 and len(asked) == 1 and "bob has decided since" in asked[0]
+    assert "undone: ann's last decision and 2 after it" in out
+    assert script.prompts[6] == "ann > "  # back at ann's second decision of the turn
+
+
+def test_a_person_is_not_shown_the_labels_of_an_agents_choices(monkeypatch, capsys):
+    # an agent's label may name a card of its hidden hand: the person reads the narration
+    code, out, _ = play(monkeypatch, capsys, Script([]), "--seed", SEED,
+                        "--seat", "kennedy=human")
+    lines = out.splitlines()
+    assert code == 0 and any(line.startswith("  [kennedy] ") for line in lines)
+    assert not any(line.startswith("  [nixon] ") for line in lines)
+    _, watched, _ = play(monkeypatch, capsys, Script([]), "--seed", SEED)  # agents only
+    assert any(line.startswith("  [nixon] ") for line in watched.splitlines())
+
+
+def test_a_resumed_game_knows_what_was_learned_before_the_save(monkeypatch, capsys,
+                                                               tmp_path):
+    # ann waits (nothing learned) and saves; resumed, her wait is hers to take back alone,
+    # while bob's draw, saved and resumed, still needs ann's consent
+    saved = tmp_path / "saved.json"
+    args = hot_seat(tmp_path)
+    script = Recorded(["2", f"save {saved}", "quit", "n"])
+    assert play(monkeypatch, capsys, script, *args)[0] == 0
+    resume = ["--resume", str(saved), "--quiet", "--pack", args[1]]
+    script = Recorded(["undo"])
+    code, out, _ = play(monkeypatch, capsys, script, *resume)
+    assert code == 0 and "undone: ann's last decision and 0 after it" in out
+    assert not any("do you agree" in p for p in script.prompts)
+    script = Recorded(["2", "0", "0", f"save {saved}", "quit", "n"])  # bob draws, saves
+    assert play(monkeypatch, capsys, script, *args)[0] == 0
+    script = Recorded(["undo", "n"])
+    code, out, _ = play(monkeypatch, capsys, script, *resume)
+    assert any("ann, do you agree" in p and "cards hidden then" in p for p in script.prompts)
+    assert "ann declines" in out
+
+
+def test_a_look_at_another_hand_is_shown_at_the_terminal_to_that_player(monkeypatch, capsys,
+                                                                        tmp_path):
+    from test_web_secrets import secrets_pack, spyglass_seed  # the tests folder
+
+    pack = secrets_pack(tmp_path)
+    seed = spyglass_seed(pack)
+    game = Game.new(load_pack(pack), seed=seed)
+    game.apply_action("play Spyglass")
+    game.apply_action("bob")
+    bob = [load_pack(pack).cards[c]["title"] for c in game.state.zones["hand:bob"]]
+    script = Script(["play Spyglass", "bob", "pass"])
+    code, out, _ = play(monkeypatch, capsys, script, "--pack", str(pack), "--seed", str(seed),
+                        "--seat", "ann=human", "--quiet")
+    assert code == 0
+    after = out.split("Shown to you", 1)
+    assert len(after) == 2, "ann's next board lists what she was shown"
+    shown = after[1].split("ann >", 1)[0]
+    assert all(title in shown for title in bob) and "hand of bob" in shown
+    assert "you look at bob's hand" in out  # her own narration, under her board

@@ -1,6 +1,8 @@
 """The web board in real headless Chromium: a whole game through the page, a click on the
-map, undo, and two seats that each see only their own hand. Screenshots go to a temporary
-folder (printed); load and action times are printed, not asserted (see README)."""
+map, undo, two seats (one claimed by its invitation) that each see only their own hand, a
+take-back asked and accepted, and the page's HTML unchanged by what its seat may not know.
+Screenshots go to a temporary folder (printed); load and action times are printed, not
+asserted (see README)."""
 
 from __future__ import annotations
 
@@ -69,16 +71,24 @@ def shots(tmp_path_factory) -> Path:
     return folder
 
 
-def new_game(app, seats: dict[str, str], seed: int = 7) -> dict:
-    """A game started in the served app (as the page's New game does) with its seat links."""
-    from starlette.testclient import TestClient
+CREATE = """async (body) => {
+  const r = await fetch('/api/games', { method: 'POST', body: JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json' } });
+  return await r.json();
+}"""
 
-    with TestClient(app) as client:
-        return client.post("/api/games", json={"seed": seed, "seats": seats}).json()
+
+def new_game(page, base: str, seats: dict[str, str], **more) -> dict:
+    """A game made from `page`'s browser (as the page's New game does: the creator's seat
+    is this browser's cookie), then that seat's board opened."""
+    page.goto(base + "/api/setup")
+    game = page.evaluate(CREATE, {"seats": seats, **more})
+    page.goto(f"{base}/?game={game['id']}")
+    return game
 
 
-def seat_url(base: str, game: dict, seat: str) -> str:
-    return f"{base}/?game={game['id']}&seat={game['links'][seat]}"
+def invitation(base: str, game: dict, seat: str) -> str:
+    return f"{base}/?game={game['id']}&invite={game['invitations'][seat]}"
 
 
 SETTLED = """() => !document.body.classList.contains('busy') && (
@@ -140,9 +150,8 @@ def test_whole_game_through_the_page(server, browser, shots):
 
 def test_clicking_a_state_campaigns_there(server, browser):
     base, app = server
-    game = new_game(app, {"kennedy": "human", "nixon": "human"}, seed=3)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(seat_url(base, game, "table"))
+    new_game(page, base, {"kennedy": "human", "nixon": "human"}, hot_seat=True)
     # Play through the page until the map offers places to campaign in.
     for _ in range(200):
         settle(page)
@@ -163,10 +172,13 @@ def test_clicking_a_state_campaigns_there(server, browser):
     state = page.locator("svg.map path.choosable").first
     place = state.get_attribute("data-place")
     before = actions(page)
-    url = f"/api/games/{game['id']}?seat={game['links']['table']}"
+    url = page.evaluate("`/api/games/${new URLSearchParams(location.search).get('game')}`")
     support = page.evaluate(f"() => fetch('{url}').then(r => r.json())"
                             f".then(s => s.board.groups[0].places['{place}'])")
     state.dispatch_event("click")
+    page.wait_for_function(f"""() => !document.body.classList.contains('busy') && (
+        Number(document.body.dataset.actions) !== {before} || [...document.querySelectorAll(
+        '#decision .dim')].some((d) => d.textContent.startsWith('only ')))""")
     if actions(page) == before:  # the place has several options: the list shows only them
         offered = page.locator("#decision button.option")
         assert all(place in t for t in offered.all_inner_texts())
@@ -183,9 +195,8 @@ def test_clicking_a_state_campaigns_there(server, browser):
 
 def test_undo_restores_the_position(server, browser):
     base, app = server
-    game = new_game(app, {"kennedy": "human", "nixon": "random"}, seed=21)
     page = browser.new_page()
-    page.goto(seat_url(base, game, "kennedy"))
+    new_game(page, base, {"kennedy": "human", "nixon": "random"}, seed=21)
     settle(page)
     print(f"\nseat page: navigation to drawn board {page.evaluate('window.pageReadyMs'):.0f} ms")
     first = page.locator("#game").inner_text()
@@ -202,15 +213,18 @@ def test_undo_restores_the_position(server, browser):
 
 def test_two_seat_pages_each_show_only_their_own_hand(server, browser):
     base, app = server
-    game = new_game(app, {"kennedy": "human", "nixon": "human"}, seed=5)
     pages, received = {}, {"kennedy": [], "nixon": []}
-    for seat in ("kennedy", "nixon"):
+    for seat in ("kennedy", "nixon"):  # each in a browser of its own (its own cookies)
         page = browser.new_context().new_page()
         page.on("response", lambda r, seat=seat: received[seat].append(r.text())
-                if "/api/" in r.url else None)
-        page.goto(seat_url(base, game, seat))
+                if "/api/games/" in r.url else None)
+        if seat == "kennedy":
+            game = new_game(page, base, {"kennedy": "human", "nixon": "human"})
+        else:
+            page.goto(invitation(base, game, seat))
         page.wait_for_selector("[data-hand=hand] .card")
         pages[seat] = page
+    assert "invite=" not in pages["nixon"].url  # the spent invitation left the address
     shown = {s: set(p.locator("[data-hand=hand] .card").evaluate_all(
         "cards => cards.map(c => c.dataset.card)")) for s, p in pages.items()}
     assert shown["kennedy"] and shown["nixon"]
@@ -238,9 +252,8 @@ def test_a_stacking_pool_shows_every_players_pieces(browser, tmp_path):
     manifest.write_text(manifest.read_text().replace(listed, drawn))
     app = create_app(pack)
     with serve(app) as base:
-        game = new_game(app, {"ann": "human", "bob": "human", "cy": "human"})
         page = browser.new_page()
-        page.goto(seat_url(base, game, "table"))
+        new_game(page, base, {"ann": "human", "bob": "human", "cy": "human"}, hot_seat=True)
         settle(page)
         south = page.locator("svg.map path[data-place=south]")
         assert "South Town — Ann 2, Bob 1" in south.locator("title").text_content()
@@ -275,11 +288,10 @@ def test_an_ai_move_the_rules_cannot_make_is_shown_and_not_asked_again(browser, 
 
     app = create_app(bomb_pack(tmp_path))
     with serve(app) as base:
-        game = new_game(app, {"ann": "greedy", "bob": "human"}, seed=1)
         page = browser.new_page()
         asked = []
         page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/advance") else 0)
-        page.goto(seat_url(base, game, "bob"))
+        new_game(page, base, {"ann": "greedy", "bob": "human"}, seed=1)
         page.wait_for_function("document.getElementById('error').textContent !== ''",
                                timeout=30_000)
         error = page.locator("#error").inner_text()
@@ -287,3 +299,153 @@ def test_an_ai_move_the_rules_cannot_make_is_shown_and_not_asked_again(browser, 
         assert "cards.yaml:7:" in error
         page.wait_for_timeout(1000)
         assert len(asked) == 1, asked
+
+
+def test_invitations_through_the_page_each_claimed_once(server, browser, shots):
+    """The creator starts a game of two people in the dialog, copies Nixon's invitation;
+    Nixon's browser opens it and plays Nixon; a third browser opening it gets nothing."""
+    base, _ = server
+    creator = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    creator.goto(base + "/")
+    creator.wait_for_selector("dialog#setup[open]")
+    creator.select_option("[data-seat=kennedy]", "human")
+    creator.select_option("[data-seat=nixon]", "human")
+    creator.click("#start")
+    link = creator.locator("[data-link=nixon]")
+    link.wait_for()
+    url = link.input_value()
+    assert "invite=" in url and url.startswith(base)
+    assert creator.locator("#start").is_hidden()  # made: a second click would make another
+    creator.screenshot(path=shots / "invitations.png")
+    creator.click("#my-board")
+    creator.wait_for_selector("[data-hand=hand] .card")
+    assert creator.evaluate("document.body.dataset.viewer") == "kennedy"
+    assert creator.locator("[data-invite=nixon]").input_value() == url  # still open
+    nixon = browser.new_context().new_page()
+    nixon.goto(url)
+    nixon.wait_for_selector("[data-hand=hand] .card")
+    assert nixon.evaluate("document.body.dataset.viewer") == "nixon"
+    assert "way back" not in nixon.url and "invite=" not in nixon.url
+    creator.screenshot(path=shots / "creator-board.png", full_page=True)
+    nixon.reload()  # the cookie brings the player back to the seat
+    nixon.wait_for_selector("[data-hand=hand] .card")
+    assert nixon.evaluate("document.body.dataset.viewer") == "nixon"
+    creator.wait_for_function("document.querySelector('[data-invite=nixon]') === null",
+                              timeout=10_000)  # the creator's page sees Nixon has joined
+    late = browser.new_context().new_page()
+    late.goto(url)
+    late.wait_for_function("document.getElementById('error').textContent !== ''")
+    assert "claimed once" in late.locator("#error").inner_text()
+    assert late.locator("[data-hand=hand] .card").count() == 0
+
+
+def test_a_take_back_is_asked_and_accepted_on_the_other_page(browser, shots, tmp_path,
+                                                              monkeypatch):
+    from test_web_secrets import fixed_seed, peek_pack
+
+    fixed_seed(monkeypatch)
+    app = create_app(peek_pack(tmp_path))
+    with serve(app) as base:
+        ann = browser.new_context(viewport={"width": 1200, "height": 700}).new_page()
+        game = new_game(ann, base, {"ann": "human", "bob": "human"})
+        bob = browser.new_context(viewport={"width": 1200, "height": 700}).new_page()
+        bob.goto(invitation(base, game, "bob"))
+        settle(ann)
+        ann.locator("#decision button.option", has_text="draw a card").click()
+        ann.wait_for_function("Number(document.body.dataset.actions) === 1")
+        ann.click("#undo")  # she has seen the card she drew: Bob is asked
+        ann.wait_for_selector("#takeback:not([hidden]) #withdraw")
+        banner = ann.locator("#takeback").inner_text()
+        assert banner.startswith("You ask to take back") and "Waiting for bob" in banner
+        bob.wait_for_selector("#takeback #accept", timeout=10_000)
+        assert "cards hidden then" in bob.locator("#takeback").inner_text()
+        bob.screenshot(path=shots / "takeback.png")
+        bob.click("#accept")
+        for page in (ann, bob):
+            page.wait_for_function("Number(document.body.dataset.actions) === 0",
+                                   timeout=10_000)
+        ann.wait_for_function("document.getElementById('takeback').textContent"
+                              ".includes('accepted')", timeout=10_000)
+
+
+HTML = "() => document.documentElement.outerHTML"
+DRAWN = """() => document.body.dataset.actions !== undefined
+  && !document.body.classList.contains('busy')"""
+
+
+@pytest.mark.parametrize(("pack", "seats"), [("1960", ("kennedy", "nixon")),
+                                            ("campaign-trail", ("democrat", "republican")),
+                                            ("tic-tac-toe", ("x", "o"))])
+def test_the_pages_html_is_unchanged_by_what_its_seat_may_not_know(browser, pack, seats):
+    from test_web_secrets import fresh, perturb_hidden
+
+    from hustings.dsl.loading import builtin_pack
+
+    app = create_app(builtin_pack(pack))
+    rng = random.Random(34)
+    with serve(app) as base:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        game = new_game(page, base, dict.fromkeys(seats, "human"), hot_seat=True)
+        session = app.state.server.rooms.get(game["id"]).session
+        for _ in range(3):
+            for _ in range(rng.randrange(1, 4 if pack == "tic-tac-toe" else 30)):
+                if not session.game.is_terminal():
+                    session.apply(rng.randrange(session.game.num_actions()))
+            real = session.game.state
+            seat = session.game.current_player() or seats[0]  # whom the table shows
+            pages = []
+            for n in range(3):
+                state = fresh(real)
+                session.game._restore(state)
+                if n:
+                    perturb_hidden(session.game, seat, rng)
+                page.reload()
+                page.wait_for_function(DRAWN)
+                pages.append(page.evaluate(HTML))
+            session.game._restore(real)
+            assert pages[0] == pages[1] == pages[2], (pack, len(session.actions))
+            assert page.evaluate("document.body.dataset.viewer") == seat
+
+
+def test_a_look_at_another_hand_shows_on_that_players_page_only(browser, shots, tmp_path,
+                                                                 monkeypatch):
+    """The Spyglass of the pack of private forms: Ann looks at Bob's hand; her page shows
+    his cards under "Shown to you" and her narration says what she saw; Bob's and Cat's
+    pages show neither."""
+    from test_web_secrets import fixed_seed, secrets_pack, spyglass_seed
+
+    pack = secrets_pack(tmp_path)
+    fixed_seed(monkeypatch, spyglass_seed(pack))
+    app = create_app(pack)
+    with serve(app) as base:
+        pages = {"ann": browser.new_context(viewport={"width": 1200, "height": 800}).new_page()}
+        game = new_game(pages["ann"], base, dict.fromkeys(("ann", "bob", "cat"), "human"))
+        for seat in ("bob", "cat"):
+            pages[seat] = browser.new_context().new_page()
+            pages[seat].goto(invitation(base, game, seat))
+            pages[seat].wait_for_selector("[data-hand=hand] .card")
+        ann = pages["ann"]
+        settle(ann)
+        ann.locator("#decision button.option", has_text="play Spyglass").click()
+        ann.wait_for_function("Number(document.body.dataset.actions) === 1")
+        settle(ann)
+        ann.locator("#decision button.option", has_text="bob").click()
+        ann.wait_for_selector("[data-shown] .card")
+        ann.screenshot(path=shots / "shown.png", full_page=True)
+        seen = set(ann.locator("[data-shown] .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"))
+        bob = pages["bob"]
+        bob.wait_for_function("Number(document.body.dataset.actions) === 2", timeout=10_000)
+        held = set(bob.locator("[data-hand=hand] .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"))
+        assert seen == held
+        assert any(t.startswith("you look at bob's hand")
+                   for t in ann.locator("#narration li").all_inner_texts())
+        for seat in ("bob", "cat"):
+            page = pages[seat]
+            page.wait_for_function("Number(document.body.dataset.actions) === 2",
+                                   timeout=10_000)
+            assert page.locator("[data-shown]").count() == 0
+            lines = page.locator("#narration li").all_inner_texts()
+            assert "ann looks at bob's hand" in lines
+            assert not any(t.startswith("you look") for t in lines)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,6 +163,50 @@ def pack_ref(program: Program) -> PackId:
 
 
 # ---- the session ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Mark:
+    """What a human seat knew as it took a decision, kept to judge a later take-back: the
+    generator's state, the cards it saw (a count per card: a copy arriving where it sees
+    is news) and how many narration lines each player had received."""
+
+    rng: int
+    seen: Counter
+    heard: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """What taking back a seat's last decision would undo, and who must agree first."""
+
+    player: str
+    keep: int  # the actions kept: the decision taken back is action number `keep`
+    undone: int  # how many actions go (that decision and all after it)
+    ask: tuple[str, ...]  # the other human seats to ask (empty: the seat may do it alone)
+    why: str  # why they are asked ("" when nobody is)
+
+
+def seen_cards(obs: dict[str, Any]) -> Counter:
+    """Every card an observation shows anywhere (zones it sees, what was shown to it)."""
+    seen: Counter = Counter()
+    for cards in obs.get("zones", {}).values():
+        if isinstance(cards, list):
+            seen.update(cards)
+    for value in walk(obs.get("shown")):
+        seen[json.dumps(value, sort_keys=True)] += 1
+    return seen
+
+
+def walk(value: Any) -> list[Any]:
+    """The leaves of a nest of lists and tables (what a player was shown, whatever its
+    shape): each a fact the player learned."""
+    if isinstance(value, dict):
+        return [leaf for k, v in sorted(value.items()) for leaf in
+                ([(k, x) for x in walk(v)] if isinstance(v, (dict, list)) else [(k, v)])]
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in walk(v)]
+    return [] if value is None else [value]
+
+
 @dataclass
 class Session:
     """A game being played: its inputs, the actions taken so far and who took them."""
@@ -174,29 +219,80 @@ class Session:
     seats: dict[str, str]
     actions: list[int] = field(default_factory=list)
     deciders: list[str] = field(default_factory=list)
+    marks: list[Mark | None] = field(default_factory=list)  # per action: a human's, or None
     game: Game | None = None
-    shown: int = 0  # how many lines of the game's narration are printed
+    shown: dict[str | None, int] = field(default_factory=dict)  # narration printed, per reader
     humans: dict[str, Agent] = field(default_factory=dict)  # one prompt per human seat
 
-    def narrate(self) -> None:
-        log = self.game.state.log
-        for line in log[self.shown:]:
+    def human_seats(self) -> list[str]:
+        return [p for p, kind in self.seats.items() if kind == HUMAN]
+
+    def narration(self, reader: str | None) -> list[str]:
+        """The narration `reader` receives (their observation's); None: a spectator of a
+        game no person plays, who reads all of it."""
+        if reader is None:
+            return list(self.game.state.log)
+        return self.observe(reader)["log"]
+
+    def observe(self, player: str) -> dict[str, Any]:
+        """`player`'s observation; the rules failing while making the pending options it
+        holds (they are made on request) is the content's fault."""
+        try:
+            return self.game.observation(player)
+        except RuleError as e:
+            raise InputError(f"rule error while making {self.game.current_player()}'s "
+                             f"options after {len(self.actions)} actions: {e}") from None
+
+    def reader(self) -> str | None:
+        """Whose narration the terminal prints now: the one human seat; with several at one
+        screen, the one about to decide (None while an AI decides: it waits for them)."""
+        humans = self.human_seats()
+        if not humans:
+            return None
+        if len(humans) == 1:
+            return humans[0]
+        current = self.game.current_player()
+        return current if current in humans else ""
+
+    def closing_reader(self) -> str | None:
+        """Whose narration ends the game on screen: the last person to decide."""
+        humans = self.human_seats()
+        done = [p for p in reversed(self.deciders) if p in humans]
+        return done[0] if done else (humans[0] if humans else None)
+
+    def narrate(self, reader: str | None = None) -> None:
+        if reader == "":
+            return
+        log = self.narration(reader)
+        for line in log[self.shown.get(reader, 0):]:
             print(line)
-        self.shown = len(log)
+        self.shown[reader] = len(log)
 
     def start(self) -> Game:
         try:
             self.game = Game.new(self.program, seed=self.seed, safe=True)
         except RuleError as e:
             raise InputError(f"the rules failed while setting up the game: {e}") from None
-        self.actions, self.deciders, self.shown = [], [], 0
+        self.actions, self.deciders, self.marks, self.shown = [], [], [], {}
         return self.game
 
-    def apply(self, index: int) -> str:
-        """Apply a legal action by index; return its label."""
+    def mark(self, player: str) -> Mark | None:
+        """What a human seat knows now (None for an AI seat: nobody asks its consent)."""
+        if self.seats.get(player) != HUMAN:
+            return None
+        game = self.game
+        obs = self.observe(player)
+        heard = tuple(len(obs["log"]) if p == player else len(self.observe(p)["log"])
+                      for p in self.program.players)
+        return Mark(rng=game.state.rng, seen=seen_cards(obs), heard=heard)
+
+    def apply(self, index: int, mark: bool = True) -> str:
+        """Apply a legal action by index; return its label. `mark`: keep what a human
+        decider knew (replays keep it only for decisions a take-back may reach)."""
         game = self.game
         player = game.current_player()
         label = options_of(game, f"after {len(self.actions)} actions")[index]
+        known = self.mark(player) if mark else None
         try:
             game.apply_action(index)
         except RuleError as e:
@@ -204,10 +300,15 @@ class Session:
                              f"({player}: {label}): {e}") from None
         self.actions.append(index)
         self.deciders.append(player)
+        self.marks.append(known)
         return label
 
-    def replay(self, actions: list[int | str], source: Path, narrate: bool = False) -> None:
-        """Apply recorded actions, each checked: in range, legal, none past the game's end."""
+    def replay(self, actions: list[int | str], source: Path, narrate: bool = False,
+               marked: set[int] | None = None) -> None:
+        """Apply recorded actions, each checked: in range, legal, none past the game's end.
+        `marked`: the actions (by place) whose decider's knowledge is kept; None: those a
+        take-back may reach, found by replaying once more when people play (making the
+        marks of every decision would cost ten times the replay)."""
         total = len(actions)
         for n, action in enumerate(actions, 1):
             game = self.game
@@ -230,22 +331,67 @@ class Session:
             player = game.current_player()
             if narrate:
                 self.narrate()
-            label = self.apply(index)
+            label = self.apply(index, mark=marked is not None and n - 1 in marked)
             if narrate:
                 print(f"  [{player}] {label}")
+        if marked is None and self.human_seats():
+            self.rewind(len(self.actions))
         if not narrate:
-            self.shown = len(self.game.state.log)
+            self.catch_up()
+
+    def catch_up(self) -> None:
+        """Count every line so far as printed (a resumed or rewound game)."""
+        readers = [None, *self.human_seats()]
+        self.shown = {r: len(self.narration(r)) for r in readers}
+
+    def take_back(self, player: str) -> TakeBack | None:
+        """What taking back `player`'s last decision (and all after it) means, or None if
+        the seat has made none. The seat may do it alone only while no other human has
+        decided since and nothing hidden reached it since: the generator unused (no draw
+        from a bag, shuffle or die), no card come into its sight, no line told to it
+        alone. Otherwise every other human seat must agree; a game with no other human
+        seat asks nobody."""
+        if player not in self.deciders:
+            return None
+        keep = len(self.deciders) - 1 - self.deciders[::-1].index(player)
+        others = tuple(p for p in self.human_seats() if p != player)
+        why = self.news_since(player, keep) if others else ""
+        return TakeBack(player, keep, len(self.actions) - keep, others if why else (), why)
+
+    def news_since(self, player: str, keep: int) -> str:
+        """Why action `keep` (the player's) cannot be taken back alone: "" if it can."""
+        later = [p for p in self.deciders[keep + 1:] if p != player and
+                 self.seats.get(p) == HUMAN]
+        if later:
+            return f"{later[0]} has decided since"
+        then, now = self.marks[keep], self.mark(player)
+        if then is None or now is None:  # no record of what it knew: ask
+            return "what the seat knew then is not known"
+        if now.rng != then.rng:
+            return "chance was drawn since (a shuffle, a draw or a die)"
+        if now.seen - then.seen:
+            return "cards hidden then have been seen since"
+        if private_lines(self.program.players.index(player), then.heard, now.heard,
+                         [self.narration(p) for p in self.program.players]):
+            return "something was told to this seat alone since"
+        return ""
 
     def undo(self, player: str) -> int:
-        """Take back `player`'s last decision and all after it; return how many were undone."""
-        if player not in self.deciders:
+        """Take back `player`'s last decision and all after it; return how many were undone
+        (the caller has judged, with take_back(), whether it may)."""
+        plan = self.take_back(player)
+        if plan is None:
             return 0
-        keep = len(self.deciders) - 1 - self.deciders[::-1].index(player)
-        undone = len(self.actions) - keep
+        self.rewind(plan.keep)
+        return plan.undone
+
+    def rewind(self, keep: int) -> None:
+        """Replay the game from its seed with its first `keep` actions, keeping what each
+        human seat knew at its last decision among them (what a take-back reaches)."""
         kept = self.actions[:keep]
+        last = {p: n for n, p in enumerate(self.deciders[:keep])}
         self.start()
-        self.replay(kept, Path("(undo)"))
-        return undone
+        self.replay(kept, Path("(undo)"), marked=set(last.values()))
 
     def to_log(self) -> SessionLog:
         from ..schemas.log import FORMAT, FORMAT_VERSION, ModRef, PackRef, SessionLog
@@ -259,6 +405,14 @@ class Session:
     def save(self, path: Path) -> None:
         text = json.dumps(self.to_log().model_dump()) + "\n"
         path.write_text(text, encoding="utf-8")
+
+
+def private_lines(me: int, then: tuple[int, ...], now: tuple[int, ...],
+                  logs: list[list[str]]) -> bool:
+    """Whether player number `me` received, since `then`, a line some other player did not
+    (the lines each received since, compared as multisets)."""
+    mine = Counter(logs[me][then[me]:now[me]])
+    return any(mine - Counter(log[then[i]:len(log)]) for i, log in enumerate(logs) if i != me)
 
 
 # ---- choosing -----------------------------------------------------------------------
@@ -388,20 +542,16 @@ def open_session(a: PlayArgs) -> tuple[Session, SessionLog | None]:
 def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
     while not session.game.is_terminal():
         game = session.game
-        if not quiet:
-            session.narrate()
         player = game.current_player()
         try:
+            if not quiet:
+                session.narrate(session.reader())
             index = choose(session, player)
         except SaveRequest as r:
             save_and_say(session, r.path or default_save)
             continue
         except UndoRequest:
-            undone = session.undo(player)
-            if undone == 0:
-                print(f"  nothing to undo: {player} has made no decision yet")
-            else:
-                print(f"  undone: {player}'s last decision and {undone - 1} after it")
+            take_back_asked(session, player)
             continue
         except QuitRequest:
             return quit_session(session, default_save)
@@ -417,11 +567,32 @@ def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
             print(f"  {e}\n  the game is as it was before that move: choose another "
                   "(or save, undo, quit)")
             continue
-        if not quiet:
+        # an AI's label may name what its hand held: a person reads the narration only
+        if not quiet and (session.seats.get(player) == HUMAN or not session.human_seats()):
             print(f"  [{player}] {label}")
     if not quiet:
-        session.narrate()
+        session.narrate(session.closing_reader())
     return 0
+
+
+def take_back_asked(session: Session, player: str) -> None:
+    """`undo` at the prompt: alone when the seat may (Session.take_back), otherwise each
+    other person at this screen is asked in turn; one refusal keeps the game as it is."""
+    plan = session.take_back(player)
+    if plan is None:
+        print(f"  nothing to undo: {player} has made no decision yet")
+        return
+    for other in plan.ask:
+        try:
+            answer = input(f"  {player} asks to take back their last decision ({plan.why}); "
+                           f"{other}, do you agree? [y/N] ")
+        except (EOFError, KeyboardInterrupt):
+            answer = "n"
+        if answer.strip().lower() not in ("y", "yes"):
+            print(f"  {other} declines: the game goes on as it is")
+            return
+    session.rewind(plan.keep)
+    print(f"  undone: {player}'s last decision and {plan.undone - 1} after it")
 
 
 def kept(session: Session, path: Path, error: InputError) -> InputError:

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ...interpreter.game import Game
 from ...interpreter.support import holdings
-from .look import place_name, player_marks, player_name, player_style, shown
+from .look import place_name, player_marks, player_name, player_style, shown, shown_to
 
 WIDE = 110
 COLUMN_GAP = 3  # spaces between the columns of a wide group
@@ -311,4 +311,20 @@ def hand_lines(game: Game, obs: dict, player: str) -> list[RenderableType]:
         for card in mine if isinstance(mine, list) else []:
             table.add_row(*card_fields(game, card, columns))
         out.append(table)
+    out.extend(shown_lines(game, obs, columns))
     return out
+
+
+def shown_lines(game: Game, obs: dict, columns: list[str]) -> list[RenderableType]:
+    """What the rules showed this player once (`show ... to P`): the cards as they were
+    then, with the place each was in; nothing when nothing was shown."""
+    cards = shown_to(game.program, obs)
+    if not cards:
+        return []
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+    for c in columns:
+        table.add_column(heading(c), no_wrap=c != "title", overflow="ellipsis")
+    table.add_column("Seen in", no_wrap=True)
+    for number, where in cards:
+        table.add_row(*card_fields(game, number, columns), where)
+    return [Text("Shown to you", style="bold underline"), table]

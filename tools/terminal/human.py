@@ -53,10 +53,12 @@ def human_agent(show: Callable[[Game], None] | None = None,
             drawn = render_board(game, player, w, tint)
             print(drawn if drawn != last["board"] else "(the board is as above)")
             last["board"] = drawn
-            told = to_text(recap(game, last["log"]), w, tint)
+            heard = game.observation(player)["log"]  # this player's narration only
+            # (making it makes the options: the rules failing there reach the play loop)
+            told = to_text(recap(heard, last["log"]), w, tint)
             if told.strip():
                 print(told)
-            last["log"] = len(game.state.log)
+            last["log"] = len(heard)
         options = options_of(game)
         print(to_text(decision(game, options, w), w, tint))
         while True:
@@ -100,11 +102,12 @@ def card_options(game: Game, options: list[Option], answer: str) -> tuple[str, l
     return f"  {int(answer)} is the number of the card {title}; the options naming it:", naming
 
 
-def recap(game: Game, seen: int | None, most: int = 10) -> RenderableType:
-    """What happened since this player's last choice (the latest lines), under the board."""
+def recap(heard: list[str], seen: int | None, most: int = 10) -> RenderableType:
+    """What happened since this player's last choice (the latest lines of the narration
+    they receive), under the board."""
     if seen is None:
         return Text("")
-    new = game.state.log[seen:]
+    new = heard[seen:]
     if not new:
         return Text("")
     lines = [Text("Since your last choice:", style="bold")]

@@ -29,6 +29,24 @@ def player_marks(program: Program) -> dict[str, str]:
     return {p: p for p in program.players}
 
 
+def zone_label(program: Program, key: str) -> str:
+    """A zone's key as a person reads it: `hand:bob` is "hand of Bob"."""
+    name, _, owner = key.partition(":")
+    name = name.replace("_", " ")
+    return f"{name} of {player_name(program, owner)}" if owner else name
+
+
+def shown_to(program: Program, obs: dict) -> list[tuple[int, str]]:
+    """The cards the rules showed this observation's player once (`show CARDS to P`), each
+    with where it was then, in card order (none in an observation without `shown`)."""
+    found = []
+    for card, zone in (obs.get("shown") or {}).items():
+        number = int(card) if str(card).lstrip("-").isdigit() else None
+        if number is not None and number in program.cards:
+            found.append((number, zone_label(program, str(zone))))
+    return sorted(found)
+
+
 def place_name(program: Program, place: Any) -> str:
     info = program.locations.get(place) if isinstance(place, str) else None
     return info.get("name", place) if info else str(place)

@@ -3,15 +3,22 @@
     GET  /                         the page (static/index.html)
     GET  /api/setup                players (and the options seating some), agents, options,
                                    mods, the view's maps
-    POST /api/games                a new game: {seed?, options?, seats?} -> id and seat links
-    GET  /api/games/{id}?seat=T    the board as that seat sees it
-    POST /api/games/{id}/act       {seat, index, at}: take option `index` (409 if not legal)
-    POST /api/games/{id}/advance   {seat}: let AI seats move (bounded in time)
-    POST /api/games/{id}/undo      {seat}: take back the seat's last decision
-    GET  /api/games/{id}/save?seat=T   the session file of `hustings play --resume`
-    POST /api/load                 {log, seats?}: a new game from a session file
+    POST /api/games                a new game: {seed?, options?, seats?, mods?, me?,
+                                   hot_seat?} -> id, the creator's seat (its secret in a
+                                   cookie) and an invitation per other human seat
+    POST /api/games/{id}/claim     {invite}: the invitation's seat, for this browser (cookie)
+    GET  /api/games/{id}           the board as this browser's seat sees it
+    POST /api/games/{id}/act       {index, at}: take option `index` (409 if not legal)
+    POST /api/games/{id}/advance   let AI seats move (bounded in time)
+    POST /api/games/{id}/undo      take back the seat's last decision, or ask the others to
+    POST /api/games/{id}/answer    {accept}: agree to, or refuse, the take-back asked
+    GET  /api/games/{id}/save      the session file of `hustings play --replay` (game over)
+    POST /api/load                 {log, seats?, me?, hot_seat?}: a game from a session file
 
-Every error is JSON `{"error": ...}` with a 4xx status; nothing of a game changes on one.
+A seat is this browser's by the HttpOnly cookie `hustings-ID` (a per-seat secret made with
+`secrets`, compared in constant time); neither the seed nor the generator's state is sent
+before the game ends. Every error is JSON `{"error": ...}` with a 4xx status; nothing of a
+game changes on one.
 """
 
 from __future__ import annotations
@@ -36,11 +43,12 @@ from .. import play
 from ..agents import parse_agent
 from ..failures import InputError, UsageError
 from .board import board_for, decision
-from .rooms import AI_MOVE_SECONDS, TABLE, NotYours, Room, Rooms
+from .rooms import AI_MOVE_SECONDS, TABLE, Asked, NotYours, Room, Rooms
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 2_000_000
 MAX_SEED = 2**63 - 1
+COOKIE_DAYS = 30  # a seat's cookie outlives a browser restart: a player comes back to it
 
 
 class ApiError(Exception):
@@ -208,10 +216,25 @@ def room_of(request: Request) -> Room:
     return room
 
 
-def seat_of(value: Any) -> str:
-    if not isinstance(value, str) or not value:
-        raise ApiError(400, "give the seat's token as `seat`")
-    return value
+def cookie_name(game_id: str) -> str:
+    return f"hustings-{game_id}"
+
+
+def seat_of(request: Request, room: Room) -> str:
+    """This browser's seat of the game, by its cookie (403 without a valid one)."""
+    try:
+        return room.seat_of(request.cookies.get(cookie_name(request.path_params["game"])))
+    except NotYours as e:
+        raise ApiError(403, str(e)) from None
+
+
+def give_seat(request: Request, response: Response, game_id: str, secret: str) -> Response:
+    """Hand this browser a seat's secret: a cookie scripts cannot read, sent back only to
+    this game's API on this site."""
+    response.set_cookie(cookie_name(game_id), secret, max_age=COOKIE_DAYS * 86_400,
+                        path=f"/api/games/{game_id}", httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https")
+    return response
 
 
 def whole(value: Any, what: str) -> int:
@@ -228,37 +251,61 @@ def text_map(value: Any, what: str) -> dict[str, str]:
     return value
 
 
-def state_of(game_id: str, room: Room, token: str) -> dict[str, Any]:
-    """Everything the token's page shows (its viewer's observation only)."""
-    try:
-        viewer = room.viewer(token)
-    except NotYours as e:
-        raise ApiError(403, str(e)) from None
+def state_of(game_id: str, room: Room, seat: str) -> dict[str, Any]:
+    """Everything the seat's page shows: its viewer's observation, and the seed only once
+    the game is over."""
+    viewer = room.viewer(seat)
     session = room.session
     game = session.game
-    mine = room.may_act(token)
+    mine = room.may_act(seat)
     pending = game.state.pending
-    seat = room.tokens[token]
     try:  # labels and remarks are made on request: the rules may fail making them
         board, shown = board_for(game, viewer), decision(game) if mine else None
     except RuleError as e:
         raise ApiError(409, f"rule error while making the options to show: {e}") from None
+    over = game.is_terminal()
     return {
         "id": game_id,
         "viewer": viewer,
         "table": seat == TABLE,
         "seats": session.seats,
-        "seed": session.seed,
+        "joined": {p: p in room.secrets or TABLE in room.secrets for p in room.humans()},
+        "invitations": dict(room.invitations) if seat == room.creator else {},
         "options": session.options,
         "actions": len(session.actions),
+        "over": over,
+        "seed": session.seed if over else None,
         "ai_turn": room.ai_turn(),
-        "can_undo": any(p == viewer or (seat == TABLE and session.seats[p] == play.HUMAN)
-                        for p in session.deciders),
+        "can_undo": not over and undoer(room, seat) in session.deciders,
+        "takeback": takeback_of(room, seat),
+        "answer": room.answer if room.answer and room.answer["at"] == len(session.actions)
+        else None,
         "board": board,
         "waiting": {"player": pending["player"], "prompt": pending["prompt"]}
         if pending and not mine else None,
         "decision": shown,
     }
+
+
+def undoer(room: Room, seat: str) -> str | None:
+    """Whose decision the seat's Undo takes back: its own; the table's, the last human's."""
+    if seat != TABLE:
+        return seat
+    session = room.session
+    done = [p for p in reversed(session.deciders) if session.seats[p] == play.HUMAN]
+    return done[0] if done else None
+
+
+def takeback_of(room: Room, seat: str) -> dict[str, Any] | None:
+    """The take-back waiting for answers, as this seat's page shows it."""
+    asked = room.asked
+    if asked is None or asked.at != len(room.session.actions):
+        return None
+    plan = asked.plan
+    waiting = [p for p in plan.ask if p not in asked.agreed]
+    return {"player": plan.player, "why": plan.why, "undone": plan.undone,
+            "waiting": waiting, "mine": seat in (plan.player, TABLE),
+            "may_answer": seat == TABLE or seat in waiting}
 
 
 # ---- endpoints --------------------------------------------------------------------
@@ -302,12 +349,40 @@ async def new_game(request: Request) -> Response:
         raise ApiError(400, f"options must map option names ({', '.join(declared)}) to "
                        "true or false")
     seats = text_map(data.get("seats"), "seats")
+    mods = chosen_mods(server, data.get("mods"))
+    program = server.program({**server.options, **options},
+                             tuple(range(len(server.mods))) if mods is None else mods)
+    humans = [p for p, kind in server.checked_seats(program, seats).items()
+              if kind == play.HUMAN]
+    if seed is not None and len(humans) > 1:
+        # the seed is the game: whoever holds it knows every hand and every draw to come
+        raise ApiError(400, "a seed may be chosen only for a game with at most one human "
+                       "seat (practice against agents); with several people the server "
+                       "draws it")
+    creator = creator_seat(data, humans)
     try:
-        session = server.new_session(seed, options, seats,
-                                     chosen_mods(server, data.get("mods")))
+        session = server.new_session(seed, options, seats, mods)
     except InputError as e:  # the rules failed while setting up the game
         raise ApiError(409, str(e)) from None
-    return started(request, session)
+    return started(request, session, creator)
+
+
+def creator_seat(data: dict[str, Any], humans: list[str]) -> str:
+    """The seat the creator's browser takes: `me` (a human seat; default the first), or
+    the whole table when `hot_seat` asks for every human seat at this one screen."""
+    hot, me = data.get("hot_seat", False), data.get("me")
+    if not isinstance(hot, bool):
+        raise ApiError(400, "hot_seat must be true or false")
+    if hot or not humans:  # a game of agents only: the creator watches from the table
+        if me is not None:
+            raise ApiError(400, "a hot-seat game gives this browser every human seat: "
+                           "`me` names none")
+        return TABLE
+    if me is None:
+        return humans[0]
+    if me not in humans:
+        raise ApiError(400, f"`me` must be one of the human seats ({', '.join(humans)})")
+    return me
 
 
 def chosen_mods(server: Server, value: Any) -> tuple[int, ...] | None:
@@ -323,11 +398,13 @@ def chosen_mods(server: Server, value: Any) -> tuple[int, ...] | None:
     return tuple(sorted(value))
 
 
-def started(request: Request, session: play.Session) -> Response:
-    game_id, room = request.app.state.server.rooms.add(session)
-    links = {seat: token for token, seat in room.tokens.items()}
-    return JSONResponse({"id": game_id, "seats": session.seats, "links": links,
-                         "seed": session.seed}, status_code=201)
+def started(request: Request, session: play.Session, creator: str) -> Response:
+    """The creator's reply: the game, the seat this browser now holds (its secret goes in
+    the cookie only) and an invitation per other human seat; never the seed."""
+    game_id, room = request.app.state.server.rooms.add(session, creator)
+    reply = JSONResponse({"id": game_id, "seats": session.seats, "me": creator,
+                          "invitations": dict(room.invitations)}, status_code=201)
+    return give_seat(request, reply, game_id, room.secrets[creator])
 
 
 async def load(request: Request) -> Response:
@@ -338,25 +415,55 @@ async def load(request: Request) -> Response:
         raise ApiError(400, "give the session file's content as `log`")
     text = log if isinstance(log, str) else json.dumps(log)
     session = server.session_from_log(text, text_map(data.get("seats"), "seats"))
-    return started(request, session)
+    humans = [p for p, kind in session.seats.items() if kind == play.HUMAN]
+    if len(humans) > 1 and not session.game.is_terminal():
+        # the file holds the seed: a game it seats several people at would show one of
+        # them what the others hold
+        raise ApiError(400, "a session file of an unfinished game loads with at most one "
+                       "human seat (it holds the seed, and with it every hand); seat the "
+                       "others with agents, or load it once the game is over")
+    return started(request, session, creator_seat(data, humans))
+
+
+async def claim(request: Request) -> Response:
+    """An invitation opened: its seat becomes this browser's, once and for all."""
+    room = room_of(request)
+    token = (await body_of(request)).get("invite")
+    if not isinstance(token, str) or not token:
+        raise ApiError(400, "give the invitation's token as `invite`")
+    game_id = request.path_params["game"]
+    with room.lock:
+        try:
+            held = room.seat_of(request.cookies.get(cookie_name(game_id)))
+        except NotYours:
+            held = None
+        player = room.invited(token)
+        if player is None:
+            raise ApiError(403, "this invitation is not (or no longer) open: each is claimed "
+                           "once, by the first browser to open it")
+        if held is not None:
+            raise ApiError(409, f"this browser holds a seat of this game already ({held}); "
+                           "send the invitation to the person who plays that seat")
+        secret = room.claim(player)
+        reply = JSONResponse(state_of(game_id, room, player))
+    return give_seat(request, reply, game_id, secret)
 
 
 async def show(request: Request) -> Response:
     room = room_of(request)
-    token = seat_of(request.query_params.get("seat"))
     with room.lock:
-        return JSONResponse(state_of(request.path_params["game"], room, token))
+        seat = seat_of(request, room)
+        return JSONResponse(state_of(request.path_params["game"], room, seat))
 
 
 async def act(request: Request) -> Response:
     room = room_of(request)
     data = await body_of(request)
-    token = seat_of(data.get("seat"))
     index = whole(data.get("index"), "index")
     with room.lock:
-        state_of(request.path_params["game"], room, token)  # 403 for a stranger's token
+        seat = seat_of(request, room)
         session = room.session
-        if not room.may_act(token):
+        if not room.may_act(seat):
             raise ApiError(409, "it is not this seat's turn to decide")
         if "at" in data and whole(data["at"], "at") != len(session.actions):
             raise ApiError(409, "the game has moved on since this page was drawn; reload it")
@@ -368,16 +475,15 @@ async def act(request: Request) -> Response:
         except InputError as e:
             raise ApiError(409, str(e)) from None
         advance_ai(room)
-        return JSONResponse(state_of(request.path_params["game"], room, token))
+        return JSONResponse(state_of(request.path_params["game"], room, seat))
 
 
 async def advance(request: Request) -> Response:
     room = room_of(request)
-    token = seat_of((await body_of(request)).get("seat"))
     with room.lock:
-        state_of(request.path_params["game"], room, token)
+        seat = seat_of(request, room)
         advance_ai(room)
-        return JSONResponse(state_of(request.path_params["game"], room, token))
+        return JSONResponse(state_of(request.path_params["game"], room, seat))
 
 
 def advance_ai(room: Room) -> None:
@@ -390,26 +496,77 @@ def advance_ai(room: Room) -> None:
 
 
 async def undo(request: Request) -> Response:
+    """Take back the seat's last decision (and the AI replies after it) when it may alone;
+    otherwise ask the other human seats (play.Session.take_back says which)."""
     room = room_of(request)
-    token = seat_of((await body_of(request)).get("seat"))
     with room.lock:
-        viewer = state_of(request.path_params["game"], room, token)["viewer"]
+        seat = seat_of(request, room)
         session = room.session
-        if room.tokens[token] == TABLE:
-            humans = [p for p in reversed(session.deciders) if session.seats[p] == play.HUMAN]
-            viewer = humans[0] if humans else viewer
-        if session.undo(viewer) == 0:
-            raise ApiError(409, "nothing to undo: this seat has made no decision yet")
-        return JSONResponse(state_of(request.path_params["game"], room, token))
+        player = undoer(room, seat)
+        plan = session.take_back(player) if player and not session.game.is_terminal() \
+            else None
+        if plan is None:
+            raise ApiError(409, "nothing to undo: this seat has made no decision yet"
+                           if not session.game.is_terminal() else "the game is over")
+        if plan.ask:
+            room.asked = Asked(plan, len(session.actions))
+        else:
+            rewind(room, plan.keep)
+        return JSONResponse(state_of(request.path_params["game"], room, seat))
+
+
+def rewind(room: Room, keep: int) -> None:
+    try:
+        room.session.rewind(keep)
+    except InputError as e:  # the same actions replayed: only a broken pack fails here
+        raise ApiError(409, str(e)) from None
+    room.asked = None
+
+
+async def answer(request: Request) -> Response:
+    """A seat asked agrees to the take-back or refuses it (the seat that asked may withdraw
+    it); once every seat asked agrees, it is done. The table answers for all its seats."""
+    room = room_of(request)
+    accept = (await body_of(request)).get("accept")
+    if not isinstance(accept, bool):
+        raise ApiError(400, "give `accept`: true or false")
+    with room.lock:
+        seat = seat_of(request, room)
+        session = room.session
+        view = takeback_of(room, seat)
+        if view is None:
+            raise ApiError(409, "no take-back is waiting for an answer (the game may have "
+                           "moved on)")
+        plan = room.asked.plan
+        withdraw = seat == plan.player and not accept
+        if not (view["may_answer"] or withdraw):
+            raise ApiError(403, "this seat is not asked to answer this take-back")
+        if not accept:
+            room.asked = None
+            room.answer = {"player": plan.player, "by": room.viewer(seat), "accepted": False,
+                           "at": len(session.actions)}
+        else:
+            room.asked.agreed.update(plan.ask if seat == TABLE else (seat,))
+            if set(plan.ask) <= room.asked.agreed:
+                rewind(room, plan.keep)
+                room.answer = {"player": plan.player, "by": room.viewer(seat),
+                               "accepted": True, "at": len(session.actions)}
+        return JSONResponse(state_of(request.path_params["game"], room, seat))
 
 
 async def save(request: Request) -> Response:
+    """The session file, once the game is over: it holds the seed, and the seed is every
+    hand and every draw."""
     room = room_of(request)
-    token = seat_of(request.query_params.get("seat"))
     with room.lock:
-        state_of(request.path_params["game"], room, token)
-        text = json.dumps(room.session.to_log().model_dump()) + "\n"
-        name = f"hustings-{room.session.seed}.json"
+        seat_of(request, room)
+        session = room.session
+        if not session.game.is_terminal():
+            raise ApiError(409, "the session file is handed out when the game is over (it "
+                           "holds the seed); until then the server keeps the game: come "
+                           "back to it through your own link")
+        text = json.dumps(session.to_log().model_dump()) + "\n"
+        name = f"hustings-{session.seed}.json"
     return Response(text, media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -432,9 +589,11 @@ def create_app(pack: Path | None = None, mods: list[Path] | None = None,
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/load", load, methods=["POST"]),
         Route("/api/games/{game}", show),
+        Route("/api/games/{game}/claim", claim, methods=["POST"]),
         Route("/api/games/{game}/act", act, methods=["POST"]),
         Route("/api/games/{game}/advance", advance, methods=["POST"]),
         Route("/api/games/{game}/undo", undo, methods=["POST"]),
+        Route("/api/games/{game}/answer", answer, methods=["POST"]),
         Route("/api/games/{game}/save", save),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

@@ -13,7 +13,7 @@ from ...interpreter.game import Game
 from ...interpreter.support import holdings, leader
 from ..terminal.board import grouped, locations_of, value_of
 from ..terminal.choices import options_of, sections
-from ..terminal.look import place_name, player_name, shown
+from ..terminal.look import place_name, player_name, shown, shown_to
 
 NARRATION_LINES = 120
 
@@ -36,6 +36,9 @@ def board_for(game: Game, viewer: str) -> dict[str, Any]:
         "tokens": obs["tokens"],
         "groups": [location_group(game, obs, g) for g in view.get("groups", [])],
         "hands": hands(game, obs, viewer),
+        # what the rules showed this player once (`show ... to P`), as it was then
+        "shown": [{"card": card(game, number), "from": where}
+                  for number, where in shown_to(program, obs)],
         "narration": obs["log"][-NARRATION_LINES:],
         "result": obs.get("result") if game.is_terminal() else None,
     }

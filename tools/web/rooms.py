@@ -1,12 +1,15 @@
 """Games in memory, each behind its own lock and reached by its id and a seat's secret.
 
-A game is a `tools.play.Session` (so saving, loading and undo are exactly `hustings play`'s)
-plus one token per human seat and one for the whole table (hot seat). At most MAX_GAMES
-are kept: starting one more forgets the least recently used.
+A game is a `tools.play.Session` (so replays and take-backs are exactly `hustings play`'s)
+plus a secret per claimed seat (a browser holds it in a cookie), an invitation per seat not
+yet claimed, and a take-back waiting for the other players' answer. The secret of the
+whole table (TABLE) is made only for a hot-seat game, where every human seat plays at one
+screen. At most MAX_GAMES are kept: starting one more forgets the least recently used.
 """
 
 from __future__ import annotations
 
+import hmac
 import secrets
 import threading
 import time
@@ -16,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ...interpreter.game import Game
 from ..agents import AGENTS, make_agent
-from ..play import HUMAN, Session, ai_seed, weigh
+from ..play import HUMAN, Session, TakeBack, ai_seed, weigh
 
 MAX_GAMES = 64
 AI_MOVE_SECONDS = 5.0  # an agent still thinking then is replaced by the random agent
@@ -25,23 +28,56 @@ TABLE = "table"
 
 
 class NotYours(Exception):
-    """The token names no seat of this game, or not the seat to act."""
+    """The browser holds no seat of this game, or not the seat to act."""
+
+
+@dataclass
+class Asked:
+    """A take-back waiting for the other human seats: void once the game moves on."""
+
+    plan: TakeBack
+    at: int  # the number of actions when it was asked
+    agreed: set[str] = field(default_factory=set)
 
 
 @dataclass
 class Room:
     session: Session
-    tokens: dict[str, str]  # token -> a player, or TABLE for every human seat
+    creator: str  # the seat the creator's browser holds (a player, or TABLE)
+    secrets: dict[str, str] = field(default_factory=dict)  # seat -> the secret its cookie holds
+    invitations: dict[str, str] = field(default_factory=dict)  # player -> unclaimed invitation
+    asked: Asked | None = None
+    answer: dict | None = None  # the last take-back's outcome, told until the game moves on
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def humans(self) -> list[str]:
         return [p for p, kind in self.session.seats.items() if kind == HUMAN]
 
-    def viewer(self, token: str) -> str:
-        """Whose observation the token's page shows."""
-        seat = self.tokens.get(token)
-        if seat is None:
-            raise NotYours("this link names no seat of the game")
+    def seat_of(self, secret: str | None) -> str:
+        """The seat whose secret this is (compared in constant time), or NotYours."""
+        if secret:
+            for seat, held in self.secrets.items():
+                if hmac.compare_digest(held.encode(), secret.encode()):
+                    return seat
+        raise NotYours("this browser holds no seat of this game (open the invitation link "
+                       "you were sent, in the browser you play in)")
+
+    def claim(self, player: str) -> str:
+        """The seat's new secret; its invitation is spent."""
+        del self.invitations[player]
+        self.secrets[player] = secrets.token_urlsafe(24)
+        return self.secrets[player]
+
+    def invited(self, token: str) -> str | None:
+        """The seat an invitation token opens (constant-time compare), or None."""
+        for player, held in self.invitations.items():
+            if hmac.compare_digest(held.encode(), token.encode()):
+                return player
+        return None
+
+    def viewer(self, seat: str) -> str:
+        """Whose observation the seat's page shows (the table: the human to decide, or
+        the last human who decided)."""
         if seat != TABLE:
             return seat
         game = self.session.game
@@ -52,8 +88,7 @@ class Room:
         done = [p for p in reversed(self.session.deciders) if p in humans]
         return done[0] if done else (humans[0] if humans else self.session.program.players[0])
 
-    def may_act(self, token: str) -> bool:
-        seat = self.tokens.get(token)
+    def may_act(self, seat: str) -> bool:
         current = self.session.game.current_player()
         if current is None or self.session.seats.get(current) != HUMAN:
             return False
@@ -99,11 +134,14 @@ class Rooms:
         self.rooms: OrderedDict[str, Room] = OrderedDict()
         self.lock = threading.Lock()
 
-    def add(self, session: Session) -> tuple[str, Room]:
-        humans = [p for p, kind in session.seats.items() if kind == HUMAN]
-        tokens = {secrets.token_urlsafe(12): p for p in humans}
-        tokens[secrets.token_urlsafe(12)] = TABLE
-        room = Room(session, tokens)
+    def add(self, session: Session, creator: str) -> tuple[str, Room]:
+        """A room for the game: the creator's seat gets its secret now, every other human
+        seat an invitation (none at a hot-seat table, where all play at one screen)."""
+        room = Room(session, creator)
+        room.secrets[creator] = secrets.token_urlsafe(24)
+        if creator != TABLE:
+            room.invitations = {p: secrets.token_urlsafe(18) for p in room.humans()
+                                if p != creator}
         with self.lock:
             game_id = secrets.token_urlsafe(9)
             self.rooms[game_id] = room

@@ -1,13 +1,15 @@
 // The web board: draws what the server sends (the pack's `view:` for one seat) and sends
 // the chosen option back. It knows no game: every name and value comes from the server.
+// The seat is this browser's by an HttpOnly cookie the server set (the page never sees
+// it): the address holds only the game's id, or once an invitation to claim.
 "use strict";
 
 const COLOURS = { blue: "#2563c9", red: "#c8322d", green: "#2f8f46", magenta: "#a23a9a",
   yellow: "#c99a06", cyan: "#1b8a9a", default: "#555" };
 const SVG = "http://www.w3.org/2000/svg";
 const params = new URLSearchParams(location.search);
-const ui = { setup: null, state: null, game: params.get("game"), seat: params.get("seat"),
-  filter: "", place: null, busy: false, showRule: false };
+const ui = { setup: null, state: null, game: params.get("game"), invite: params.get("invite"),
+  filter: "", place: null, busy: false, showRule: false, drawn: "" };
 
 function el(tag, attrs = {}, ...children) {
   const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4))
@@ -32,7 +34,8 @@ const nameOf = (player) => {
 };
 
 async function api(method, path, body) {
-  const response = await fetch(path, { method, headers: { "Content-Type": "application/json" },
+  const response = await fetch(path, { method, credentials: "same-origin",
+    headers: { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
   if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
@@ -45,8 +48,10 @@ function showError(message) {
 }
 
 // ---- talking to the server ------------------------------------------------------------
+const gamePath = () => `/api/games/${encodeURIComponent(ui.game)}`;
+
 async function refresh() {
-  show(await api("GET", `/api/games/${encodeURIComponent(ui.game)}?seat=${encodeURIComponent(ui.seat)}`));
+  show(await api("GET", gamePath()));
 }
 
 async function post(action, body = {}) {
@@ -57,8 +62,7 @@ async function post(action, body = {}) {
   try {
     showError("");
     const started = performance.now();
-    const state = await api("POST", `/api/games/${encodeURIComponent(ui.game)}/${action}`,
-      { seat: ui.seat, ...body });
+    const state = await api("POST", `${gamePath()}/${action}`, body);
     window.lastActionMs = performance.now() - started;
     ui.filter = ""; ui.place = null;
     show(state);
@@ -77,11 +81,14 @@ async function post(action, body = {}) {
 function choose(index) { post("act", { index, at: ui.state.actions }); }
 
 let polling = null;
+// The page asks again every 1.5 s while the game goes on (the other players move, join,
+// ask to take back); it redraws only what changed, so a filter being typed is kept.
 function show(state) {
+  const text = JSON.stringify(state);
   ui.state = state;
-  draw();
+  if (text !== ui.drawn) { ui.drawn = text; draw(); }
   clearTimeout(polling);
-  if (state.waiting && !state.ai_turn && !state.board.result) polling = setTimeout(refresh, 1500);
+  if (!state.over && !state.ai_turn) polling = setTimeout(() => refresh().catch((e) => showError(e.message)), 1500);
 }
 
 // ---- drawing -----------------------------------------------------------------------------
@@ -97,8 +104,12 @@ function draw() {
   drawDecision();
   drawHands(board);
   drawNarration(board);
-  $("undo").disabled = !ui.state.can_undo;
-  $("save").href = `/api/games/${encodeURIComponent(ui.game)}/save?seat=${encodeURIComponent(ui.seat)}`;
+  drawSeats();
+  drawTakeBack();
+  $("undo").disabled = !ui.state.can_undo || Boolean(ui.state.takeback);
+  // the session file holds the seed: the server hands it out once the game is over
+  $("save").hidden = !ui.state.over;
+  $("save").href = `${gamePath()}/save`;
   document.body.dataset.actions = ui.state.actions;
   document.body.dataset.viewer = ui.state.viewer;
 }
@@ -106,7 +117,9 @@ function draw() {
 function drawStatus(board) {
   const parts = board.status.filter((s) => s.value !== "").map((s) =>
     el("span", {}, `${s.label} `, el("b", { text: s.value })));
-  parts.push(el("span", { class: "dim", text: `seed ${ui.state.seed} · you: ${nameOf(ui.state.viewer)}` }));
+  const who = ui.state.table ? `hot seat: ${nameOf(ui.state.viewer)} to look` : `you: ${nameOf(ui.state.viewer)}`;
+  parts.push(el("span", { class: "dim", "data-you": ui.state.viewer,
+    text: ui.state.seed === null ? who : `seed ${ui.state.seed} · ${who}` }));
   $("status").replaceChildren(...parts);
 }
 
@@ -316,7 +329,67 @@ function drawHands(board) {
     if (!hand.cards.length) cards.append(el("span", { class: "dim", text: "no cards" }));
     parts.push(cards);
   }
+  if (board.shown.length) {  // what the rules showed this player once, as it was then
+    parts.push(el("h2", { text: "Shown to you" }));
+    parts.push(el("div", { class: "cards", "data-shown": "" }, ...board.shown.map(({ card: c, from }) =>
+      el("div", { class: "card", "data-card": c.number, title: cardTip(c) },
+        el("div", { class: "ctitle", text: `${c.number} ${c.title}` }),
+        el("div", { class: "fields", text: `seen in ${from}` }),
+        el("div", { class: "text", text: c.text })))));
+  }
   $("hands").replaceChildren(...parts);
+}
+
+// The seats: who has joined, the invitations still open (the creator's page only, with a
+// button to copy each link), and this browser's own way back to the game.
+function drawSeats() {
+  const s = ui.state;
+  const parts = [];
+  for (const [player, token] of Object.entries(s.invitations)) {
+    const url = `${location.origin}/?game=${encodeURIComponent(s.id)}&invite=${encodeURIComponent(token)}`;
+    parts.push(el("div", { class: "invite" }, `Invite ${nameOf(player)}: send them `,
+      el("input", { type: "text", readonly: "", value: url, "data-invite": player, size: 40 }),
+      el("button", { type: "button", onclick: () => navigator.clipboard.writeText(url)
+        .then(() => showError(""), () => showError("copy the link from the box")) }, "Copy"),
+      el("span", { class: "dim", text: " (it opens once: the first browser to open it takes the seat)" })));
+  }
+  const joined = Object.entries(s.joined).filter(([p]) => p !== s.viewer || s.table)
+    .map(([p, yes]) => `${nameOf(p)} ${yes ? "has joined" : "has not opened their invitation yet"}`);
+  if (joined.length && !s.table) parts.push(el("div", { class: "dim", text: joined.join(" · ") }));
+  if (!s.table && !s.over) {
+    parts.push(el("div", { class: "dim", id: "way-back" },
+      `You play ${nameOf(s.viewer)} in this browser; come back at `,
+      el("a", { href: `/?game=${encodeURIComponent(s.id)}` }, `${location.origin}/?game=${s.id}`)));
+  }
+  $("seats-box").replaceChildren(...parts);
+  $("seats-box").hidden = parts.length === 0;
+}
+
+// A take-back waiting for answers (accept / decline for the players asked, withdraw for
+// the one who asked), or the answer to the last one.
+function drawTakeBack() {
+  const box = $("takeback");
+  const t = ui.state.takeback;
+  const a = ui.state.answer;
+  const parts = [];
+  if (t) {
+    const waiting = t.waiting.map(nameOf).join(" and ");
+    const asker = t.mine && !ui.state.table ? "You ask to take back your last decision"
+      : `${nameOf(t.player)} asks to take back their last decision`;
+    parts.push(el("b", { text: asker }),
+      ` (${t.undone} action${t.undone === 1 ? "" : "s"}; asked because ${t.why}). `);
+    if (t.may_answer) {
+      parts.push(el("button", { type: "button", id: "accept", onclick: () => post("answer", { accept: true }) }, "Accept"),
+        " ", el("button", { type: "button", id: "decline", onclick: () => post("answer", { accept: false }) }, "Decline"));
+    } else {
+      parts.push(el("span", { class: "dim", text: `Waiting for ${waiting}. ` }));
+      if (t.mine) parts.push(el("button", { type: "button", id: "withdraw", onclick: () => post("answer", { accept: false }) }, "Withdraw"));
+    }
+  } else if (a) {
+    parts.push(`${nameOf(a.by)} ${a.accepted ? "accepted" : "declined"} ${nameOf(a.player)}'s take-back.`);
+  }
+  box.replaceChildren(...parts);
+  box.hidden = parts.length === 0;
 }
 
 function drawNarration(board) {
@@ -341,7 +414,9 @@ function openSetup() {
   // a pack without options, a server without mods: no empty boxes
   $("options").hidden = Object.keys(s.options).length === 0;
   $("mods").hidden = s.mods.length === 0;
+  $("me").replaceChildren(...s.players.map((p, n) => el("option", { value: p, selected: n === 0 ? "" : null }, s.names[p])));
   $("links").hidden = true;
+  $("start").hidden = false;
   $("setup").showModal();
 }
 
@@ -353,25 +428,28 @@ async function startGame() {
   const mods = [...document.querySelectorAll("[data-mod]")].filter((m) => m.checked)
     .map((m) => Number(m.dataset.mod));
   const seed = $("seed").value === "" ? undefined : Number($("seed").value);
+  const hot_seat = $("hot-seat").checked;
+  const me = !hot_seat && seats[$("me").value] === "human" ? $("me").value : undefined;
   try {
-    started(await api("POST", "/api/games", { seed, options, seats, mods }));
+    started(await api("POST", "/api/games", { seed, options, seats, mods, hot_seat, me }));
   } catch (e) { showError(e.message); }
 }
 
-function link(id, token) { return `${location.origin}/?game=${encodeURIComponent(id)}&seat=${encodeURIComponent(token)}`; }
-
+// A game made (or loaded): this browser holds its seat now (the cookie); with other people
+// to invite the dialog shows their links first, else the board opens.
 function started(game) {
-  const humans = Object.keys(game.links).filter((k) => k !== "table");
-  if (humans.length < 2) {
-    location.href = link(game.id, game.links[humans[0] || "table"]);
-    return;
-  }
+  const board = `/?game=${encodeURIComponent(game.id)}`;
+  const invitations = Object.entries(game.invitations);
+  if (!invitations.length) { location.href = board; return; }
   const box = $("links");
-  box.replaceChildren(el("p", { text: "Two people: play here in turn, or send each seat its own link." }),
-    el("p", {}, el("a", { href: link(game.id, game.links.table), id: "link-table" }, "Hot seat: both in this browser")),
-    ...humans.map((p) => el("p", {}, `${ui.setup.names[p] || p}: `,
-      el("a", { href: link(game.id, game.links[p]), "data-link": p }, link(game.id, game.links[p])))));
+  box.replaceChildren(el("p", { text: "Send each player their invitation (it opens once; the first browser to open it takes the seat):" }),
+    ...invitations.map(([p, token]) => {
+      const url = `${location.origin}/?game=${encodeURIComponent(game.id)}&invite=${encodeURIComponent(token)}`;
+      return el("p", {}, `${ui.setup.names[p] || p}: `, el("input", { type: "text", readonly: "", value: url, "data-link": p, size: 48 }));
+    }),
+    el("p", {}, el("a", { href: board, id: "my-board" }, `Go to your board (${ui.setup.names[game.me] || game.me})`)));
   box.hidden = false;
+  $("start").hidden = true;  // the game is made: starting again would make another
   if (!$("setup").open) $("setup").showModal();
 }
 
@@ -391,9 +469,21 @@ async function main() {
   $("setup-form").addEventListener("submit", (e) => {
     if (e.submitter && e.submitter.value === "start") { e.preventDefault(); startGame(); }
   });
-  if (!ui.game || !ui.seat) { openSetup(); return; }
+  if (!ui.game) { openSetup(); return; }
   try {
-    await refresh();
+    if (ui.invite) {  // claim the seat, then drop the spent invitation from the address
+      const invite = ui.invite;
+      ui.invite = null;
+      history.replaceState(null, "", `/?game=${encodeURIComponent(ui.game)}`);
+      try {
+        show(await api("POST", `${gamePath()}/claim`, { invite }));
+      } catch (e) {
+        showError(e.message);
+        return;
+      }
+    } else {
+      await refresh();
+    }
     if (ui.state.ai_turn) post("advance");
   } catch (e) { showError(e.message); }
   window.pageReadyMs = performance.now();
