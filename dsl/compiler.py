@@ -573,6 +573,20 @@ class _Unit(TypeChecks):
     def s_reveal_stmt(self, zone, who):
         return ("reveal", self.zone(zone), self.player(who, "who sees the cards"))
 
+    def s_show_stmt(self, cards, who):
+        e = self.expr(cards)
+        if not (e[0] in ("zone", "var") or (e[0] == "const" and e[1] in self.sym.zones)):
+            self.cards_of(cards, e, "what is shown")  # a zone's name, a card or a list
+        return ("show", e, self.player(who, "who is shown the cards"))
+
+    def s_tell_stmt(self, who, text):
+        player = self.player(who, "who is told")
+        self.saying = True  # the text is written as `say`'s is
+        try:
+            return ("tell", player, self.expr(text))
+        finally:
+            self.saying = False
+
     def s_prevent_stmt(self, cards):
         return ("prevent", self.cards(cards, "what is prevented"))
 

@@ -106,6 +106,15 @@ class _Names:
         list(self.keys((*path, "bag"), data.get("bag"), "E504"))
         for zone, players in self.keys((*path, "revealed"), data.get("revealed"), "E507"):
             self.items((*path, "revealed", zone), players, "E504")
+        for section in () if setup else ("sees", "not_sees", "told", "not_told"):
+            entries = data.get(section)
+            for i, entry in enumerate(entries if isinstance(entries, list) else [entries]):
+                at = (*path, section, i) if isinstance(entries, list) else (*path, section)
+                if isinstance(entry, dict) and "player" in entry:
+                    self.name((*at, "player"), entry["player"], "E504")
+                    self.items((*at, "cards"), entry.get("cards"), "E503")
+                    if entry.get("zone") is not None:
+                        self.name((*at, "zone"), entry["zone"], "E507")
         if data.get("player") is not None:
             self.name((*path, "player"), data["player"], "E504")
 

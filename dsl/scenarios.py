@@ -358,6 +358,7 @@ def check(game: Game, exp: Expect) -> list[str]:
         same(f"face of card {card}", s.faces.get(str(card), "front"), face)
     for zone, players in exp.revealed.items():
         same(f"{zone} revealed to", sorted(s.revealed.get(zone, [])), sorted(players))
+    private(game, exp, bad)
     if exp.player is not None:
         same("player to act", game.current_player(), exp.player)
     legal = game.legal_actions()
@@ -376,6 +377,41 @@ def check(game: Game, exp: Expect) -> list[str]:
     if exp.terminal is not None:
         same("game over", game.is_terminal(), exp.terminal)
     return bad
+
+
+def private(game: Game, exp: Expect, bad: list[str]) -> None:
+    """What one player sees and reads, from that player's observation only."""
+    for entry, must in [(e, True) for e in _each(exp.sees)] + \
+            [(e, False) for e in _each(exp.not_sees)]:
+        known = _known(game.observation(entry.player))
+        for card in entry.cards:
+            where = known.get(card, "")
+            seen = card in known and entry.zone in (None, where)
+            if must and not seen:
+                bad.append(f"{entry.player} does not see card {card}"
+                           + (f" in {entry.zone}" if entry.zone else "")
+                           + (f" (seen in {where})" if where else ""))
+            elif not must and seen:
+                bad.append(f"{entry.player} sees card {card} (in {where})")
+    for entry, must in [(e, True) for e in _each(exp.told)] + \
+            [(e, False) for e in _each(exp.not_told)]:
+        read = entry.text in "\n".join(game.narration(entry.player))
+        if read != must:
+            bad.append(f"{entry.player} was {'not ' if must else ''}told {entry.text!r}")
+
+
+def _each(entries: Any) -> list:
+    return entries if isinstance(entries, list) else [entries]
+
+
+def _known(observation: dict[str, Any]) -> dict[int, str]:
+    """card -> zone key, for every card an observation shows: the zones it sees now, then
+    what it was shown (where a card was when shown, unless it is seen now)."""
+    known = {int(card): zone for card, zone in observation["shown"].items()}
+    for key, cards in observation["zones"].items():
+        if isinstance(cards, list):
+            known.update(dict.fromkeys(cards, key))
+    return known
 
 
 def in_force(bad: list[str], present: set, wanted: list, unwanted: list, what: str) -> None:

@@ -385,6 +385,8 @@ CARD_VERBS = {
     "shuffles": "`shuffle ZONE` (the statement starts with its verb)",
     "flips": '`flip CARD to "FACE"` (the statement starts with its verb)',
     "reveals": "`reveal ZONE to P` (the statement starts with its verb)",
+    "shows": "`show CARDS to P` (the statement starts with its verb)",
+    "tells": '`tell P "TEXT"` (the statement starts with its verb)',
     "prevents": "`prevent CARD` (the statement starts with its verb)",
 }
 # A statement whose subject comes first, begun with its verb (`gain 1 point`).

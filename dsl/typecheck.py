@@ -168,7 +168,10 @@ class TypeChecks:
 
     def cards(self, node, what: str) -> tuple:
         """A card or a list of cards: constants must be card numbers the pack has."""
-        e = self.expr(node)
+        return self.cards_of(node, self.expr(node), what)
+
+    def cards_of(self, node, e: tuple, what: str) -> tuple:
+        """`cards`, of the expression `e` already compiled from `node`."""
         if e[0] == "list":
             nodes = [c for c in node.children if c is not None]
             for sub, item in zip(nodes, e[1], strict=False):

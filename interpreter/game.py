@@ -297,13 +297,40 @@ class Game:
             raise TypeError(f"{function} takes {len(params)} arguments, not {len(args)}")
         return body(self.machine, dict(zip(params, args, strict=True)))
 
-    # ---- observations --------------------------------------------------
+    # ---- observations ----------------------------------------------------
+    def narration(self, player: str | None) -> list[str]:
+        """The log lines `player` may read, in order: the public log with the lines told to
+        that player (`tell`) in their places. None, a spectator, reads the public log only."""
+        log = self.state.log
+        told = [t for t in self.state.told if t[1] == player] if player is not None else ()
+        if not told:
+            return list(log)
+        lines: list[str] = []
+        done = 0
+        for at, _, text in told:  # told in order: their positions never go back
+            lines += log[done:at]
+            lines.append(text)
+            done = at
+        lines += log[done:]
+        return lines
+
     def observation(self, player: str) -> dict[str, Any]:
-        """What `player` may see: hidden zones of others and deck order are counts only."""
+        """What `player` may see; everything a seat receives is built from it.
+
+        Hidden zones of others and deck order are counts only; `log` is the player's own
+        narration; `shown` is what the rules showed the player once ({card id as text: the
+        zone key it was in then}). Never in it: the seed and generator state, the paused
+        program's frames and variables (they may hold what another player chose or drew),
+        forced draws, another player's pending options, lines told to others, what others
+        were shown. Public by the rules: variables, counters, pools, tokens, the bag,
+        tracks, faces, lasting effects, prevented cards, reveals and the result, so a pack
+        keeps a secret out of those (docs/dsl.md, "What each player knows")."""
         data = json.loads(self.state.to_json())  # a copy: editing it never touches the game
         for key in ("rng", "forced_cubes", "forced_cards", "forced_rolls", "forced_picks",
-                    "envs", "stack", "history", "serial"):
+                    "envs", "stack", "history", "serial", "told"):
             data.pop(key, None)
+        data["log"] = self.narration(player)
+        data["shown"] = data["shown"].get(player, {})
         # a lasting reaction's variables may hold what its player saw: show what it is only
         data["reactions"] = [{"announcement": r[1], "card": r[3].get(CAUSE), "lasts": r[4],
                               "uses": r[5]} for r in self.state.reactions]

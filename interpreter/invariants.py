@@ -295,6 +295,7 @@ def marks(program: Program, s: GameState) -> Iterator[str]:
         for who in seen:
             if who not in players:
                 yield f"revealed.{zone}: {who!r} is not a player"
+    yield from private(program, s, players, keys)
     for name, who, _, duration in s.effects:
         if name not in program.effects:
             yield f"effects: {name!r} is not an effect the pack declares"
@@ -311,6 +312,29 @@ def marks(program: Program, s: GameState) -> Iterator[str]:
     for card in s.forced_cards:
         if card not in program.cards:
             yield f"forced_cards: {card} is not a card of the pack"
+
+
+def private(program: Program, s: GameState, players: set[str],
+            keys: frozenset[str]) -> Iterator[str]:
+    """What players were shown and told names players, cards and zones that exist, and
+    each told line stands within the public log, in order."""
+    numbers = {str(card) for card in program.cards}
+    for who, cards in s.shown.items():
+        if who not in players:
+            yield f"shown: {who!r} is not a player"
+        for card, zone in cards.items():
+            if card not in numbers:
+                yield f"shown.{who}: {card!r} is not a card of the pack"
+            elif zone is not None and zone not in keys:
+                yield f"shown.{who}.{card}: {zone!r} is not a zone"
+    at = 0
+    for i, (position, who, _) in enumerate(s.told):
+        if who not in players:
+            yield f"told[{i}]: {who!r} is not a player"
+        if not at <= position <= len(s.log):
+            yield (f"told[{i}] stands at line {position} of the log, not between {at} and "
+                   f"{len(s.log)}")
+        at = max(at, position)
 
 
 def _duration(program: Program, duration: Any) -> str | None:

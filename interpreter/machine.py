@@ -56,7 +56,9 @@ class Machine:
         self.deadline = 0.0
         self.log_lines = 0
         self.log_chars = 0
-        self.log_total = sum(map(len, state.log)) if log_total is None else log_total
+        if log_total is None:  # told lines count towards the log's limit too
+            log_total = sum(map(len, state.log)) + sum(len(t[2]) for t in state.told)
+        self.log_total = log_total
         known = per_program(_KNOWN, program, lambda p: Known(p, ops))
         self.players, self.opponents, self.pieces = known.players, known.opponents, known.pieces
         self.lows, self.highs = known.lows, known.highs
@@ -144,6 +146,16 @@ class Machine:
 
     def say(self, text: str) -> None:
         """Add a line to the log, within the log's budget."""
+        self._spend_log(text)
+        self.s.log.append(text)
+
+    def tell(self, player: str, text: str) -> None:
+        """Tell one player a line, within the log's budget. It is kept beside the public
+        log, at the place it was told, and never in it: every seat reads the log."""
+        self._spend_log(text)
+        self.s.told.append([len(self.s.log), player, text])
+
+    def _spend_log(self, text: str) -> None:
         n = len(text)
         b = self.budget
         self.log_lines += 1
@@ -154,7 +166,6 @@ class Machine:
         if self.log_chars > b.log_chars or self.log_total > b.log_total_chars:
             raise RuleError(f"the log grew past its limit ({b.log_chars:,} characters an "
                             f"action, {b.log_total_chars:,} in all)")
-        self.s.log.append(text)
 
     def _end_block(self, f: Frame) -> None:
         if f.items is not None:

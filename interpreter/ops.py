@@ -634,6 +634,60 @@ class Reveal(Op):
             seen.append(who)
 
 
+class Show(Op):
+    """`show CARDS to P`: P learns those cards as they are now, and where each is. The
+    record is not live: a card that moves later is not followed (see GameState.shown)."""
+
+    __slots__ = ("cards", "who")
+
+    def __init__(self, cards, who):
+        self.cards, self.who = build(cards), build(who)
+
+    def run(self, m, f):
+        value = self.cards(m, f.env)
+        who = player_of(m, self.who(m, f.env), "cards are shown to a player")
+        zones = m.s.zones
+        if value.__class__ is str:  # a zone: the cards in it now
+            if value not in zones:
+                raise RuleError(f"only cards or a zone of cards are shown, and {value!r:.80} "
+                                "is neither")
+            places = {card: value for card in zones[value]}
+        else:
+            cards = value if value.__class__ is list else [not_text(value, "what is shown")]
+            for c in cards:
+                card_of(m, c, "only cards are shown")
+            places = where_cards(zones, cards)
+        m.charge(len(places))
+        if places:
+            seen = m.s.shown.setdefault(who, {})
+            for card, zone in places.items():
+                seen[str(card)] = zone
+
+
+def where_cards(zones: dict[str, list[int]], cards: list[int]) -> dict[int, str | None]:
+    """The zone key each of `cards` is in (every card is in one zone: the invariants)."""
+    places: dict[int, str | None] = dict.fromkeys(cards)
+    wanted = set(cards)
+    for key, held in zones.items():
+        for card in wanted.intersection(held):
+            places[card] = key
+    return places
+
+
+class Tell(Op):
+    """`tell P "..."`: a line of narration for one player only."""
+
+    __slots__ = ("who", "e")
+
+    def __init__(self, who, e):
+        self.who, self.e = build(who), build(e)
+
+    def run(self, m, f):
+        who = player_of(m, self.who(m, f.env), "a line is told to a player")
+        text = self.e(m, f.env)
+        m.tell(who, text if text.__class__ is str else m.show(text))
+
+
 class Prevent(Op):
     __slots__ = ("cards",)
 
@@ -898,7 +952,8 @@ _OPS = {
     "move_token": MoveToken, "transfer": Transfer, "deal": Deal, "shuffle": Shuffle,
     "track_move": TrackMove, "track_swap": TrackSwap, "track_place": TrackPlace,
     "effect": Effect, "expire": Expire, "event": Event, "flip": Flip, "reveal": Reveal,
-    "prevent": Prevent, "cancel": Cancel, "announce": Announce, "whenever": Whenever,
+    "show": Show, "tell": Tell, "prevent": Prevent, "cancel": Cancel, "announce": Announce,
+    "whenever": Whenever,
     "react": React, "guard": Guard, "if": If, "for": For, "repeat": Repeat, "while": While,
     "choose": Choose, "menu": Menu,
 }

@@ -46,6 +46,13 @@ class GameState:
         self.prevented: list[int] = []
         self.faces: dict[str, str] = {}
         self.revealed: dict[str, list[str]] = {}
+        # What each player has been shown once (`show CARDS to P`): player -> {card id as
+        # text: the zone key it was in when shown}. Kept as it was shown: a card that moves
+        # later is not followed (its new place may be secret), until the rules show it again.
+        self.shown: dict[str, dict[str, str | None]] = {}
+        # Lines told to one player (`tell P "..."`): [position in the public log when told,
+        # player, text]. They never enter `log`, which every seat reads.
+        self.told: list[list] = []
         self.stack: list[Frame] = []
         # The decision the rules wait for: player, prompt, payloads (what each option does)
         # and options (their labels; None until asked for, see `labels`).
@@ -106,6 +113,8 @@ class GameState:
             "prevented": self.prevented,
             "faces": self.faces,
             "revealed": self.revealed,
+            "shown": self.shown,
+            "told": self.told,
             "envs": envs,
             "stack": frames,
             "pending": self.pending,
@@ -133,7 +142,7 @@ class GameState:
             "result", "forced_cubes", "forced_cards", "steps",
         ):
             setattr(s, key, data[key])
-        for key, empty in _SINCE_REACTIONS.items():  # saves made before reactions lack them
+        for key, empty in _SINCE_REACTIONS.items():
             setattr(s, key, data.get(key, empty()))
         envs = data["envs"]
         s.zones = {k: list(v) for k, v in s.zones.items()}
@@ -151,7 +160,9 @@ class GameState:
         return GameState.from_json(self.to_json())
 
 
-_SINCE_REACTIONS = {"forced_rolls": list, "forced_picks": list, "reactions": list, "serial": int}
+# Saves made before reactions (or before private information) lack these.
+_SINCE_REACTIONS = {"forced_rolls": list, "forced_picks": list, "reactions": list, "serial": int,
+                    "shown": dict, "told": list}
 
 
 _NESTED = frozenset({list, dict})
@@ -216,6 +227,8 @@ def clone(state: GameState) -> GameState:
     s.prevented = list(state.prevented)
     s.faces = dict(state.faces)
     s.revealed = {k: list(v) for k, v in state.revealed.items()}
+    s.shown = {k: dict(v) for k, v in state.shown.items()}
+    s.told = list(state.told)  # its entries are replaced, never changed
     envs: dict[int, dict] = {}
     s.stack = []
     new_frame = Frame.__new__

@@ -82,6 +82,10 @@ class SaveFile(Shape):
     prevented: Items(Int)
     faces: Table(Text)
     revealed: Table(Items(Text))
+    # player -> {card id: the zone key it was in when shown to them}
+    shown: Table(Table(Text | None)) = {}
+    # [position in the public log, player, text] of each line told to one player
+    told: Items(tuple[Count, Text, Annotated[StrictStr, Field(max_length=100_000)]]) = ()
     envs: Items(Table(Value))
     stack: Items(Frame)
     pending: Pending | None

@@ -44,6 +44,22 @@ class Run(Strict):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
+class Sees(Strict):
+    """What one player sees: cards in a zone they see, or shown to them (`show`)."""
+
+    player: str
+    cards: list[int]
+    zone: str | None = Field(None, description="where the player sees or was shown them "
+                             "(a zone key such as hand:bob); left out: anywhere")
+
+
+class Told(Strict):
+    """A text in one player's own narration (the public log and the lines told to them)."""
+
+    player: str
+    text: str
+
+
 class Expect(Strict):
     support: dict[str, dict[str, Held]] = Field(
         default_factory=dict, description="support per pool and place: [owner, count] in an "
@@ -70,6 +86,15 @@ class Expect(Strict):
     revealed: dict[str, list[str]] = Field(
         default_factory=dict, description="zone -> players it has been revealed to"
     )
+    sees: list[Sees] | Sees = Field(
+        default_factory=list, description="cards a player sees (in a zone open to them, or "
+        "shown to them), optionally in one zone: {player, cards, zone}")
+    not_sees: list[Sees] | Sees = Field(
+        default_factory=list, description="cards a player neither sees nor was shown")
+    told: list[Told] | Told = Field(
+        default_factory=list, description="a text in that player's narration: {player, text}")
+    not_told: list[Told] | Told = Field(
+        default_factory=list, description="a text not in that player's narration")
     player: str | None = Field(None, description="who must decide next")
     legal: list[str] = Field(default_factory=list, description="labels that must be offered")
     illegal: list[str] = Field(default_factory=list, description="labels that must not be offered")

@@ -18,7 +18,7 @@ EXPR_KINDS = frozenset(ARITY)
 DECISIONS = frozenset({"choose", "menu"})
 LOOPS = frozenset({"for", "repeat", "while"})
 # Instructions that change nothing on the table themselves.
-SILENT = frozenset({"let", "say", "stop", "if", "for", "repeat", "while", "choose", "menu",
+SILENT = frozenset({"let", "say", "tell", "stop", "if", "for", "repeat", "while", "choose", "menu",
                     "announce", "guard", "react"})
 # The operand that holds a card, and those that name a destination zone.
 CARD_OPERAND = {"transfer": 1, "event": 1, "flip": 1, "prevent": 1}

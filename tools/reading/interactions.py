@@ -106,6 +106,8 @@ class _InteractionFinder:
             yield "resolves event" if op == "event" else "flips card", target, text, named, []
         elif op == "reveal":
             yield "reveals cards", self.r.expr(ins[1]), text, [], []
+        elif op == "show":
+            yield "shows cards", self.r.expr(ins[1]), text, [], []
         elif op == "effect":
             who = self.effect_readers.get(ins[2], [])
             yield "sets effect", ins[2], f"{text}; {read_by(who)}", [], who

@@ -43,6 +43,8 @@ _SENTENCES = {
     "event": "resolve event of {0} for {1}",
     "flip": 'flip {0} to "{1}"',
     "reveal": "reveal {0} to {1}",
+    "show": "show {0} to {1}",
+    "tell": "tell {0} {1}",
     "prevent": "prevent {0}",
 }
 
