@@ -29,9 +29,10 @@ What is kept as it is:
 * the paused rules' own values (frame locals, the list a `for` loop walks, a lasting
   reaction's variables). The language has no types at run time, so a card number there
   cannot be told from a plain number; a rule that holds a hidden card in a local while a
-  decision is pending keeps the real card. The packs shipped hold none at a decision that
-  an agent weighs (see docs/simulate.md), and a deal that makes the rules fail is dropped by
-  the agents, never reported as the content's fault.
+  decision is pending keeps the real card, and the rules go on with it after the decision.
+  In 1960 such locals hold only cards already named in public (docs/simulate.md), and a deal
+  that makes the rules fail is passed over by the agents, never reported as the content's
+  fault.
 """
 
 from __future__ import annotations
