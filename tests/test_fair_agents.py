@@ -234,3 +234,14 @@ def test_greedy_passes_over_an_option_its_guess_makes_fail(tmp_path):
     assert 1 in game.state.zones["deck"]  # the real game never dealt it
     # ann cannot know bob holds no bomb: where her guess gives him one, she passes
     assert game.state.counters["score"]["ann"] < 3
+
+
+def test_what_was_shown_is_read_from_the_observation_and_only_as_a_table(guess):
+    from hustings.interpreter.determinize import shown_to
+
+    game = Game.new(guess, seed=1)
+    assert shown_to(game, "ann") == {}  # nothing shown (or a language without `show`)
+    plain = game.observation
+    for shown, expected in (({"3": "hand:bob"}, {"3": "hand:bob"}), (["3"], {}), (None, {})):
+        game.observation = lambda p, shown=shown: {**plain(p), "shown": shown}
+        assert shown_to(game, "ann") == expected
