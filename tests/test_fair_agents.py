@@ -225,6 +225,7 @@ def test_greedy_passes_over_an_option_its_guess_makes_fail(tmp_path):
     worlds = (determinize(game, "ann", random.Random(s)) for s in range(50))
     bombed = next(w for w in worlds if 1 in w.state.zones["hand:bob"])
     assert tried(bombed, 0, "ann") is None  # score: the guessed bomb goes off
+    assert tried(bombed, 0, "ann", real=game) is None  # a wrong guess, not broken content
     assert tried(bombed, 1, "ann") == 0  # pass: weighed as usual
     fair = make_agent("greedy", 3)
     while not game.is_terminal():  # never raises, always legal

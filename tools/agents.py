@@ -87,7 +87,7 @@ def greedy_agent(seed: int, breadth: int = 24) -> Agent:
         world = determinize(game, me, rng)
         best, best_score = indices[0], float("-inf")
         for i in indices:
-            value = tried(world, i, me)
+            value = tried(world, i, me, game)
             if value is None:
                 continue
             value += rng.random() * 0.01
@@ -98,16 +98,26 @@ def greedy_agent(seed: int, breadth: int = 24) -> Agent:
     return choose
 
 
-def tried(world: Game, index: int, me: str) -> float | None:
+def tried(world: Game, index: int, me: str, real: Game | None = None) -> float | None:
     """The value for `me` of taking action `index` in a guessed world, or None when the
-    guess makes the rules fail: a guess can put a card where no rule would (see
-    docs/simulate.md); only the guess is wrong, so the option is passed over, not reported
-    (the real game's failures still are, when the action is taken)."""
+    guess makes the rules fail there: a guess can put a card where no rule would (see
+    docs/simulate.md), and the option is then passed over.
+
+    Only then, and only to tell a wrong guess from broken content, the option is tried on
+    the `real` game: if the rules fail there too, that RuleError is the content's and
+    propagates (reported with its file and line, as when the action is taken). Either way
+    the option is not chosen, so what the agent picks never depends on the real hidden
+    cards; for content whose rules never fail, the real game is never tried.
+    """
     trial = world.fork()
     try:
         trial.apply_action(index)
         return position_value(trial, me)
     except RuleError:
+        if real is not None:
+            check = real.fork()
+            check.apply_action(index)  # raises if the content itself is broken
+            position_value(check, me)
         return None
 
 
