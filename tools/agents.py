@@ -69,8 +69,8 @@ def greedy_agent(seed: int, breadth: int = 24) -> Agent:
     The determinization (interpreter/determinize.py) is a copy of the game consistent with
     what the player knows: the cards they cannot see dealt afresh from the agent's own
     generator, chance reseeded. One is drawn per decision, so every option is weighed in
-    the same guessed world; the real hidden cards are never read. With more than `breadth`
-    legal actions, a seeded sample of that many is tried.
+    the same guessed world; the choice never depends on the real hidden cards (see `tried`).
+    With more than `breadth` legal actions, a seeded sample of that many is tried.
     """
     setting(breadth, "breadth", 1, 10_000)
     rng = random.Random(seed)
@@ -107,7 +107,7 @@ def tried(world: Game, index: int, me: str, real: Game | None = None) -> float |
     the `real` game: if the rules fail there too, that RuleError is the content's and
     propagates (reported with its file and line, as when the action is taken). Either way
     the option is not chosen, so what the agent picks never depends on the real hidden
-    cards; for content whose rules never fail, the real game is never tried.
+    cards.
     """
     trial = world.fork()
     try:
