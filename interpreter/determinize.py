@@ -9,7 +9,7 @@ What is resampled:
   revealed to them, every `ordered_secret` deck). They are gathered into one pool per card
   kind, SORTED, shuffled by the agent's generator and dealt back into those places: each
   zone keeps its size and each place the kind of card it held (a card's kind is taken as
-  printed on its back: an endorsement deck stays endorsements). Because the pool is sorted
+  printed on its back: a deck of one kind stays that kind). Because the pool is sorted
   before it is shuffled, the deal depends on what the player knows and on the agent's
   generator only, never on where the hidden cards really are;
 * a card the player was shown (`shown` in `Game.observation`: card -> the zone it was in
@@ -30,9 +30,9 @@ What is kept as it is:
   reaction's variables). The language has no types at run time, so a card number there
   cannot be told from a plain number; a rule that holds a hidden card in a local while a
   decision is pending keeps the real card, and the rules go on with it after the decision.
-  In 1960 such locals hold only cards already named in public (docs/simulate.md), and a deal
-  that makes the rules fail is passed over by the agents, never reported as the content's
-  fault.
+  In the shipped packs such locals hold only cards already named in public
+  (docs/simulate.md), and a deal that makes the rules fail is passed over by the agents,
+  never reported as the content's fault.
 """
 
 from __future__ import annotations
