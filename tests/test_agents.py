@@ -8,10 +8,10 @@ import shutil
 import pytest
 
 from hustings.dsl.loading import builtin_pack, check_pack, load_pack
+from hustings.interpreter.determinize import determinize, unseen_slots
 from hustings.interpreter.game import Game
 from hustings.interpreter.state import clone
 from hustings.tools.agents import AGENTS, make_agent, parse_agent, position_value
-from hustings.tools.search import determinize, unseen_slots
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +123,7 @@ def test_determinizing_deals_only_unseen_cards_and_keeps_zone_sizes(program):
     hidden_keys = {key for key, _ in slots}
     assert any(key.endswith(":" + program.players[1]) for key in hidden_keys)
     assert not any(key.endswith(":" + me) for key in hidden_keys)
-    dealt = determinize(game, me, random.Random(3))
+    dealt = determinize(game, me, random.Random(3)).state
     changed = False
     for key, cards in game.state.zones.items():
         assert len(dealt.zones[key]) == len(cards)
@@ -143,7 +143,7 @@ def test_the_search_shuffles_as_random_shuffle_does():
     # the same draws, so a search deals what it dealt before its shuffle was written out
     import random
 
-    from hustings.tools.search import shuffle
+    from hustings.interpreter.determinize import shuffle
 
     for size in (0, 1, 2, 3, 17, 64, 100, 257):
         mine, theirs = list(range(size)), list(range(size))
@@ -159,7 +159,7 @@ def test_determinizing_deals_each_kind_among_its_own_places_in_a_mixed_zone(prog
     # a zone holding two kinds of card deals each kind among that kind's places only
     import random
 
-    from hustings.tools.search import deal_unseen
+    from hustings.interpreter.determinize import deal_unseen
 
     game = advance(Game.new(program, seed=8), 40)
     me, rival = program.players

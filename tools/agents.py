@@ -1,6 +1,9 @@
 """Players that pick actions: random, greedy (one step of look-ahead) and ismcts (tree search).
 
-An agent is a function from a game to the index of the action it picks. Agents name no game:
+An agent is a function from a game to the index of the action it picks. Agents play fair:
+greedy and ismcts weigh options in a determinization (interpreter/determinize.py), a copy
+of the game in which what their player cannot see is drawn at random, never in the real
+hidden state. Agents name no game:
 what a position is worth comes from the pack's value function (`agents: value:` in pack.yaml),
 a function written in the effect language. The human at a prompt is in tools/terminal/human.py.
 """
@@ -12,6 +15,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from ..interpreter.determinize import determinize
+from ..interpreter.errors import RuleError
 from ..interpreter.game import Game
 
 Agent = Callable[[Game], int]
@@ -59,8 +64,12 @@ def setting(value: Any, name: str, low: float, high: float, whole: bool = True) 
 
 
 def greedy_agent(seed: int, breadth: int = 24) -> Agent:
-    """Try each legal action on a copy of the state and keep the one the pack values most.
+    """Try each legal action on a determinization and keep the one the pack values most.
 
+    The determinization (interpreter/determinize.py) is a copy of the game consistent with
+    what the player knows: the cards they cannot see dealt afresh from the agent's own
+    generator, chance reseeded. One is drawn per decision, so every option is weighed in
+    the same guessed world; the choice never depends on the real hidden cards (see `tried`).
     With more than `breadth` legal actions, a seeded sample of that many is tried.
     """
     setting(breadth, "breadth", 1, 10_000)
@@ -71,19 +80,45 @@ def greedy_agent(seed: int, breadth: int = 24) -> Agent:
         if count == 1:
             return 0
         me = game.current_player()
+        assert me is not None
         indices = list(range(count))
         if len(indices) > breadth:
             indices = sorted(rng.sample(indices, breadth))
+        world = determinize(game, me, rng)
         best, best_score = indices[0], float("-inf")
         for i in indices:
-            trial = game.fork()
-            trial.apply_action(i)
-            value = position_value(trial, me) + rng.random() * 0.01
+            value = tried(world, i, me, game)
+            if value is None:
+                continue
+            value += rng.random() * 0.01
             if value > best_score:
                 best, best_score = i, value
         return best
 
     return choose
+
+
+def tried(world: Game, index: int, me: str, real: Game | None = None) -> float | None:
+    """The value for `me` of taking action `index` in a guessed world, or None when the
+    guess makes the rules fail there: a guess can put a card where no rule would (see
+    docs/simulate.md), and the option is then passed over.
+
+    Only then, and only to tell a wrong guess from broken content, the option is tried on
+    the `real` game: if the rules fail there too, that RuleError is the content's and
+    propagates (reported with its file and line, as when the action is taken). Either way
+    the option is not chosen, so what the agent picks never depends on the real hidden
+    cards.
+    """
+    trial = world.fork()
+    try:
+        trial.apply_action(index)
+        return position_value(trial, me)
+    except RuleError:
+        if real is not None:
+            check = real.fork()
+            check.apply_action(index)  # raises if the content itself is broken
+            position_value(check, me)
+        return None
 
 
 def ismcts_agent(seed: int, **budget: Any) -> Agent:

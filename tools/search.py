@@ -1,10 +1,12 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
 
 Each iteration
-1. *determinizes*: copies the state and deals every card the searching player cannot see
-   (other players' hidden zones, and the order and content of secret decks) at random among
-   the unseen places, keeping each zone's size and each place's card kind; the chance seed
-   is replaced, so bag draws and shuffles differ between iterations;
+1. *determinizes* (interpreter/determinize.py, shared with greedy): copies the state and
+   deals every card the searching player cannot see (other players' hidden zones, and the
+   order and content of secret decks), bar those they were shown, at random among the
+   unseen places, keeping each zone's size and each place's card kind; the chance seed is
+   replaced, so bag draws and shuffles differ between iterations. The deal depends only on
+   what the player knows and on the agent's generator;
 2. descends one tree shared by all determinizations, keyed by action labels, picking
    children by UCB among those legal in this determinization (counting availability);
 3. adds one new node, plays `depth` random actions from it (0 by default: random play only
@@ -26,12 +28,9 @@ import random
 import time
 from typing import Any
 
+from ..interpreter.determinize import deal_unseen, shown_to
 from ..interpreter.errors import RuleError
-from ..interpreter.game import Game, sees
-from ..interpreter.program import Program
-from ..interpreter.rng import MASK
-from ..interpreter.state import GameState, clone
-from ..interpreter.unit import per_program
+from ..interpreter.game import Game
 from .agents import Agent, setting, winning_chance
 
 
@@ -44,77 +43,6 @@ class Node:
         self.visits = 0
         self.reward = 0.0
         self.available = 0
-
-
-def unseen_zones(program: Program, state: GameState, player: str) -> list[str]:
-    """The zones whose cards `player` cannot see, in the state's order."""
-    return [key for key in state.zones if not sees(program, state, player, key)]
-
-
-def unseen_slots(program: Program, state: GameState, player: str) -> list[tuple[str, int]]:
-    """(zone key, position) of every card `player` cannot see."""
-    return [(key, i) for key in unseen_zones(program, state, player)
-            for i in range(len(state.zones[key]))]
-
-
-def determinize(game: Game, player: str, rng: random.Random) -> GameState:
-    """A copy of the state with the unseen cards dealt at random and a fresh chance seed."""
-    return deal_unseen(game.program, clone(game.state), player, rng)
-
-
-def deal_unseen(program: Program, state: GameState, player: str,
-                rng: random.Random) -> GameState:
-    """Deal the cards `player` cannot see at random in `state` itself, each among the
-    unseen places of its kind; a fresh chance seed. A zone of one kind is dealt whole."""
-    kind_of = per_program(_KINDS, program, card_kinds)
-    by_kind: dict[str, list[tuple[list, int | None]]] = {}  # (zone, position or None: all)
-    for key in unseen_zones(program, state, player):
-        cards = state.zones[key]
-        kinds = [kind_of.get(card, "") for card in cards]
-        if kinds and kinds.count(kinds[0]) == len(kinds):
-            by_kind.setdefault(kinds[0], []).append((cards, None))
-            continue
-        for i, kind in enumerate(kinds):
-            by_kind.setdefault(kind, []).append((cards, i))
-    for kind in sorted(by_kind):
-        places = by_kind[kind]
-        dealt = []
-        for cards, i in places:
-            if i is None:
-                dealt.extend(cards)
-            else:
-                dealt.append(cards[i])
-        shuffle(dealt, rng)
-        at = 0
-        for cards, i in places:
-            if i is None:
-                cards[:] = dealt[at:at + len(cards)]
-                at += len(cards)
-            else:
-                cards[i] = dealt[at]
-                at += 1
-    state.rng = rng.getrandbits(64) & MASK
-    return state
-
-
-_KINDS: dict = {}  # program -> {card: its kind}
-
-
-def card_kinds(program: Program) -> dict[Any, str]:
-    return {card: spec["kind"] for card, spec in program.cards.items()}
-
-
-def shuffle(items: list, rng: random.Random) -> None:
-    """Shuffle in place, drawing from `rng` exactly as random.shuffle does (Fisher-Yates,
-    each index by rejection from getrandbits) without its two calls per item."""
-    getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        bits = n.bit_length()
-        j = getrandbits(bits)
-        while j >= n:
-            j = getrandbits(bits)
-        items[i], items[j] = items[j], items[i]
 
 
 def ismcts_agent(seed: int, iterations: int = 100, seconds: float | None = None,
@@ -133,11 +61,12 @@ def ismcts_agent(seed: int, iterations: int = 100, seconds: float | None = None,
             return 0
         me = game.current_player()
         assert me is not None
+        shown = shown_to(game, me)  # what the player was shown: the same for every deal
         root = Node(None)
         deadline = time.perf_counter() + seconds if seconds else None
         done = 0
         while (done < iterations) if deadline is None else (time.perf_counter() < deadline):
-            iterate(game, me, root, rng, depth, exploration)
+            iterate(game, me, root, rng, depth, exploration, shown)
             done += 1
         ranked = [(root.children[a].visits if a in root.children else -1, -i)
                   for i, a in enumerate(actions)]
@@ -147,14 +76,14 @@ def ismcts_agent(seed: int, iterations: int = 100, seconds: float | None = None,
 
 
 def iterate(game: Game, me: str, root: Node, rng: random.Random, depth: int,
-            exploration: float) -> bool:
+            exploration: float, shown: dict[str, str] | None = None) -> bool:
     """One iteration; False when it was dropped. A deal can put a card where no rule would
     have put it (the rules keep it out of that zone by a condition the deal cannot see),
     and the rules may then fail: that iteration is dropped as if never tried, its new node
     and its availability counts taken back. Only the search's guesses are thrown away; a
     failure of the real game still stops it."""
     sim = game.fork()
-    deal_unseen(game.program, sim.state, me, rng)
+    deal_unseen(game.program, sim.state, me, rng, shown)
     node, path, counted, added = root, [], [], None
     try:
         while not sim.is_terminal():

@@ -1,9 +1,10 @@
 """A fixed-size numeric view of what one player sees, and the fixed action space, for any pack.
 
-The vector is built from the player's observation (Game.observation), so hidden cards never
-leak: for each zone, its size, and for each card whether the player sees it there; counters
-and support per player; tokens' locations; variables that are numbers; whose turn it is.
-Its layout depends only on the program, so every state of a pack gives the same length.
+The vector is built from the player's observation (Game.observation) and from nothing else,
+so hidden cards never leak: for each zone, its size, and for each card whether the player
+sees it there and whether they were shown it there (the observation's "shown"); counters and
+support per player; tokens' locations; variables that are numbers; whose turn it is. Its
+layout depends only on the program, so every state of a pack gives the same length.
 """
 
 from __future__ import annotations
@@ -43,11 +44,14 @@ class Layout:
     def size(self) -> int:
         n = len(self.players)
         return (n * len(self.counters) + n * len(self.places) + len(self.zones)
-                + len(self.zones) * len(self.cards) + n * (len(self.locations) + 1)
+                + 2 * len(self.zones) * len(self.cards) + n * (len(self.locations) + 1)
                 + len(self.numbers) + n)
 
     def encode(self, game: Game, player: str) -> list[float]:
-        obs = game.observation(player)
+        """The vector of what `player` sees: their observation's, and nothing else."""
+        return self.encode_observation(game.observation(player))
+
+    def encode_observation(self, obs: dict[str, Any]) -> list[float]:
         out: list[float] = []
         for name in self.counters:
             table = obs["counters"].get(name, {})
@@ -55,16 +59,7 @@ class Layout:
         for pool, where in self.places:
             counts = holdings(obs["pools"].get(pool, {}).get(where))
             out.extend(float(counts.get(p, 0)) for p in self.players)
-        card_index = {c: i for i, c in enumerate(self.cards)}
-        seen = [0.0] * (len(self.zones) * len(self.cards))
-        for z, key in enumerate(self.zones):
-            content = obs["zones"].get(key, [])
-            out.append(float(content if isinstance(content, int) else len(content)))
-            if isinstance(content, list):
-                for card in content:
-                    if card in card_index:
-                        seen[z * len(self.cards) + card_index[card]] = 1.0
-        out.extend(seen)
+        out.extend(self._cards(obs))
         for p in self.players:
             where = obs["tokens"].get(p)
             out.extend(1.0 if where == loc else 0.0 for loc in self.locations)
@@ -72,9 +67,37 @@ class Layout:
         for name in self.numbers:
             value = obs["vars"].get(name)
             out.append(float(value) if isinstance(value, (int, float)) else 0.0)
-        turn = game.current_player()
+        turn = (obs.get("pending") or {}).get("player")
         out.extend(1.0 if turn == p else 0.0 for p in self.players)
         return out
+
+    def _cards(self, obs: dict[str, Any]) -> list[float]:
+        """Each zone's size, then a zone-by-card grid of the cards seen there, then one of
+        the cards the player was shown there (where they were when shown)."""
+        card_index = {c: i for i, c in enumerate(self.cards)}
+        zone_index = {key: z for z, key in enumerate(self.zones)}
+        sizes: list[float] = []
+        seen = [0.0] * (len(self.zones) * len(self.cards))
+        for z, key in enumerate(self.zones):
+            content = obs["zones"].get(key, [])
+            sizes.append(float(content if isinstance(content, int) else len(content)))
+            if isinstance(content, list):
+                for card in content:
+                    if card in card_index:
+                        seen[z * len(self.cards) + card_index[card]] = 1.0
+        shown = [0.0] * (len(self.zones) * len(self.cards))
+        for text, key in (obs.get("shown") or {}).items():
+            card = int(text) if str(text).lstrip("-").isdigit() else text
+            if card in card_index and key in zone_index:
+                shown[zone_index[key] * len(self.cards) + card_index[card]] = 1.0
+        return sizes + seen + shown
+
+
+def options_seen(obs: dict[str, Any]) -> list[str]:
+    """The labels of the decision, as the observation shows them to the player who makes it
+    (empty for everyone else, and when nothing is pending)."""
+    options = (obs.get("pending") or {}).get("options")
+    return list(options) if isinstance(options, list) else []
 
 
 def max_actions(program: Program) -> int:

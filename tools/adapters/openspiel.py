@@ -10,7 +10,8 @@ from its seed, so the first node is an explicit chance node choosing one of `see
 (a game parameter, default 1000) uniformly; after it the game is deterministic given the
 players' actions. Action i is the decision's i-th option; the action space is the pack's
 `max_actions` (see encoding.max_actions). Returns: +1 the winner, -1/(n-1) the others.
-Observations (string and tensor) are what the player sees (Game.observation).
+Observations (string and tensor) and action labels are built from what the player sees
+(Game.observation) and nothing else; the seed the chance node draws stays in the state.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pyspiel
 
 from ...interpreter.game import Game
 from ...interpreter.program import Program
-from .encoding import Layout, max_actions, observation_text, returns
+from .encoding import Layout, max_actions, observation_text, options_seen, returns
 
 DEFAULT_SEEDS = 1000
 MAX_GAME_LENGTH = 20_000  # decisions; the interpreter bounds every loop, this bounds the game
@@ -123,7 +124,9 @@ class HustingsState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             return f"seed {action}"
         assert self.game is not None
-        options = self.game.legal_actions()
+        options = []
+        if 0 <= player < len(self.program.players):  # the labels its player is shown
+            options = options_seen(self.game.observation(self.program.players[player]))
         return options[action] if 0 <= action < len(options) else f"action {action}"
 
     def is_terminal(self) -> bool:

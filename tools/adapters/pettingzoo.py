@@ -8,7 +8,8 @@
         env.step(action)
 
 Agents are the pack's players. Each observation is a dict: `observation`, the fixed-size
-vector of encoding.Layout, and `action_mask`, 1 for each legal action. Action i is the
+vector of encoding.Layout, and `action_mask`, 1 for each legal action; both, and the labels
+in `infos`, are built from that agent's `Game.observation` alone. Action i is the
 decision's i-th option (its label is `infos[agent]["labels"][i]`). Rewards come at the end:
 +1 to the winner, -1/(n-1) to the others.
 """
@@ -23,7 +24,7 @@ from pettingzoo import AECEnv
 
 from ...interpreter.game import Game
 from ...interpreter.program import Program
-from .encoding import Layout, max_actions, returns
+from .encoding import Layout, max_actions, options_seen, returns
 
 
 class HustingsEnv(AECEnv):
@@ -73,16 +74,18 @@ class HustingsEnv(AECEnv):
             self.infos = {a: {"result": game.result()} for a in self.agents}
             self.agent_selection = self.agents[0]
             return
-        self.agent_selection = game.current_player()
+        player = game.current_player()
+        self.agent_selection = player
         self.infos = {a: {} for a in self.agents}
-        self.infos[self.agent_selection] = {"labels": game.legal_actions()[:self.actions]}
+        # the labels as the deciding player's observation shows them, and no one else's
+        self.infos[player] = {"labels": options_seen(game.observation(player))[:self.actions]}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         assert self.game is not None
-        vector = np.asarray(self.layout.encode(self.game, agent), dtype=np.float32)
+        obs = self.game.observation(agent)  # the one source of what the agent is given
+        vector = np.asarray(self.layout.encode_observation(obs), dtype=np.float32)
         mask = np.zeros(self.actions, dtype=np.int8)
-        if not self.game.is_terminal() and self.game.current_player() == agent:
-            mask[:min(self.actions, self.game.num_actions())] = 1
+        mask[:min(self.actions, len(options_seen(obs)))] = 1  # only the decider sees options
         return {"observation": vector, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -102,7 +105,8 @@ class HustingsEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.game is None:
             return None
-        return "\n".join(self.game.state.log[-10:])
+        # the public log, read through an observation like every other output
+        return "\n".join(self.game.observation(self.agent_selection)["log"][-10:])
 
     def close(self) -> None:
         self.game = None
