@@ -7,12 +7,13 @@ deterministic; the chi-square tests read a fixed stream of the game's own genera
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections import Counter
 from itertools import permutations
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from minipack import make_pack
 
@@ -24,8 +25,11 @@ from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game, initial_state, ops_for
 from hustings.interpreter.machine import Machine
 
+# Under mutation testing (tools/mutation.py) a failure is all that matters: no shrinking.
+PHASES = ([Phase.explicit, Phase.reuse, Phase.generate] if os.environ.get("HUSTINGS_MUTATION")
+          else list(Phase))
 SETTINGS = settings(derandomize=True, deadline=None, database=None, max_examples=60,
-                    suppress_health_check=[HealthCheck.too_slow])
+                    suppress_health_check=[HealthCheck.too_slow], phases=PHASES)
 
 
 # ---- chance -------------------------------------------------------------------------------

@@ -36,20 +36,19 @@ TOP_LEVEL = ("dsl", "interpreter", "schemas", "tools", "content")
 AS_FILES = ("docs", "pyproject.toml", "setup.py", "README.md", *TOP_LEVEL)
 
 # Each defended module, with the test files that cover it (a mutant runs only these).
+# test_hostile_content.py is left out: its wall-clock ceilings fail under mutmut's tracing
+# on a loaded machine, and test_defences.py / test_properties.py prove the same limits.
 MODULES: dict[str, tuple[str, ...]] = {
     "interpreter/rng.py": ("test_properties.py",),
-    "interpreter/budget.py": ("test_defences.py", "test_properties.py",
-                              "test_hostile_content.py"),
+    "interpreter/budget.py": ("test_defences.py", "test_properties.py"),
     "tools/failures.py": ("test_defences.py", "test_cli_errors.py"),
     "interpreter/game.py": ("test_defences.py", "test_properties.py", "test_saves.py",
                             "test_observation.py"),
     "dsl/loading.py": ("test_defences.py", "test_confinement.py", "test_pack_cache.py",
                        "test_check.py"),
-    "dsl/yamlsource.py": ("test_defences.py", "test_yaml_reading.py",
-                          "test_hostile_content.py"),
+    "dsl/yamlsource.py": ("test_defences.py", "test_yaml_reading.py"),
     "interpreter/invariants.py": ("test_saves.py", "test_save_fuzz.py"),
-    "interpreter/machine.py": ("test_defences.py", "test_properties.py",
-                               "test_hostile_content.py", "test_blocks.py"),
+    "interpreter/machine.py": ("test_defences.py", "test_properties.py", "test_blocks.py"),
     "tools/web/app.py": ("test_web_api.py",),
 }
 
@@ -87,7 +86,8 @@ def stage(module: str, tests: tuple[str, ...], folder: Path) -> None:
 
 def run_module(module: str, folder: Path, children: int, deadline: float | None) -> dict:
     """Run mutmut on one staged module; its summary (and the survivors' names)."""
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    # HUSTINGS_MUTATION: property tests report a failure at once, without shrinking it
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "HUSTINGS_MUTATION": "1"}
     command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children)]
     timeout = None if deadline is None else max(1.0, deadline - time.monotonic())
     log = folder / "mutmut.log"
