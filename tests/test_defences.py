@@ -275,7 +275,14 @@ def content_error() -> ContentError:
      "hustings: cannot use missing.json: No such file or directory"),
     (PermissionError(errno.EACCES, "Permission denied", "x" * 100), 1,
      f"hustings: cannot use {'x' * 77}...: Permission denied"),
-], ids=["usage", "input", "ctrl-c", "missing-file", "long-file-name"])
+    (PermissionError(errno.EACCES, "Permission denied", "y" * 80), 1,
+     f"hustings: cannot use {'y' * 80}: Permission denied"),
+    (PermissionError(errno.EACCES, "Permission denied", "z" * 81), 1,
+     f"hustings: cannot use {'z' * 77}...: Permission denied"),
+    (OSError(errno.EIO, "", "disk.json"), 1,  # no strerror: the error as it prints
+     "hustings: cannot use disk.json: [Errno 5] : 'disk.json'"),
+], ids=["usage", "input", "ctrl-c", "missing-file", "long-file-name", "80-chars", "81-chars",
+        "no-strerror"])
 def test_each_failure_has_its_exit_status_and_message(error, status, said, capsys):
     assert failures.guarded(raising(error), ["play"], debug=False) == status
     out, err = capsys.readouterr()
@@ -301,12 +308,28 @@ def test_an_error_naming_no_file_is_a_bug_with_a_report(error, capsys, tmp_path,
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     assert failures.guarded(raising(error), ["play", "--seed", "3"], debug=False) == 3
     err = capsys.readouterr().err
-    assert "None" not in err and err.count("\n") == 1
-    assert f"internal error ({type(error).__name__})" in err
     (report,) = tmp_path.glob("hustings-crash-*.txt")
-    assert str(report) in err
-    text = report.read_text()
-    assert "command: hustings play --seed 3" in text and type(error).__name__ in text
+    assert err == (f"hustings: internal error ({type(error).__name__}): this is a bug in "
+                   "hustings, not in your input; the details are in "
+                   f"{report} (please attach it to a bug report, or rerun with --debug)\n")
+    head, command, blank, *trace = report.read_text().splitlines()
+    assert re.fullmatch(r"hustings \S+, Python \d+\.\d+\.\d+\S*", head)
+    assert (command, blank) == ("hustings play --seed 3".join(["command: ", ""]), "")
+    assert trace[0] == "Traceback (most recent call last):"
+    assert trace[-1].startswith(type(error).__name__)
+
+
+def test_a_crash_report_names_an_uninstalled_release_unknown(capsys, tmp_path, monkeypatch):
+    from importlib import metadata
+
+    def missing(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "version", missing)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    assert failures.guarded(raising(ValueError("bug")), ["play"], debug=False) == 3
+    (report,) = tmp_path.glob("hustings-crash-*.txt")
+    assert report.read_text().startswith("hustings unknown, Python ")
 
 
 def test_debug_prints_the_traceback_and_writes_no_report(capsys, tmp_path, monkeypatch):

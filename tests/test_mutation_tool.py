@@ -47,10 +47,14 @@ def test_the_stage_puts_the_package_under_src_hustings_and_names_the_module(tmp_
 @pytest.mark.parametrize(("counts", "expected"), [
     ({"killed": 17, "survived": 3, "timeout": 0}, 85.0),
     ({"killed": 8, "survived": 1, "timeout": 1}, 90.0),  # a hang is a kill
-    ({"killed": 0, "survived": 0, "timeout": 0}, 100.0),  # nothing tried: nothing missed
 ])
 def test_the_score_counts_timeouts_as_kills(counts, expected):
     assert mutation.score(counts) == pytest.approx(expected)
+
+
+def test_no_mutant_tried_has_no_score():
+    """mutmut could not run the tests (a failing test, a bad selection): not a 100%."""
+    assert mutation.score({"killed": 0, "survived": 0, "timeout": 0}) is None
 
 
 def test_a_change_touches_a_module_through_itself_or_its_tests(monkeypatch):

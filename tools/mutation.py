@@ -118,10 +118,11 @@ def run_module(module: str, folder: Path, children: int, deadline: float | None)
     return summary
 
 
-def score(s: dict) -> float:
-    """Killed (a timeout is a kill: the mutant made the tests hang) over all tried."""
+def score(s: dict) -> float | None:
+    """Killed (a timeout is a kill: the mutant made the tests hang) over all tried; None
+    when none was tried (mutmut could not run the tests: its log in the staging folder)."""
     tried = s["killed"] + s["survived"] + s["timeout"]
-    return 100.0 * (s["killed"] + s["timeout"]) / tried if tried else 100.0
+    return 100.0 * (s["killed"] + s["timeout"]) / tried if tried else None
 
 
 def changed_modules(ref: str) -> list[str]:
@@ -169,11 +170,14 @@ def main(argv: list[str] | None = None) -> int:
         stage(module, MODULES[module], folder)
         s = run_module(module, folder, a.children, deadline)
         summaries.append(s)
-        low |= s["finished"] and score(s) < a.min_score
+        value = score(s)
+        low |= s["finished"] and (value is None or value < a.min_score)
         part = "" if s["finished"] else " (stopped at the time limit: partial)"
+        said = f"score {value:.1f}%" if value is not None else \
+            f"no mutant tested: see {folder / 'mutmut.log'}"
         print(f"mutation: {module}: {s['mutants']} mutants, {s['killed']} killed, "
               f"{s['survived']} survived, {s['timeout']} timeout, {s['other']} other; "
-              f"score {score(s):.1f}%{part}", flush=True)
+              f"{said}{part}", flush=True)
         if a.survivors:
             for name in s["survivors"]:
                 print(f"  survived: {name}")
