@@ -19,6 +19,7 @@ from ruamel.yaml.error import MarkedYAMLError
 from hustings.dsl import yamlsource
 from hustings.dsl.diagnostics import ContentError, Report, Source
 from hustings.dsl.loading import builtin_pack, check_pack, load_pack
+from hustings.interpreter import budget
 from hustings.interpreter.budget import Budget
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game
@@ -370,3 +371,80 @@ def test_the_exit_statuses_are_the_documented_ones():
     for status in (failures.USAGE, failures.INPUT, failures.BUG, failures.INTERRUPTED):
         assert re.search(rf"\b{status}\s", doc)
     assert (failures.INPUT, failures.USAGE, failures.BUG, failures.INTERRUPTED) == (1, 2, 3, 130)
+
+
+# ---- the bounds on values an operation builds (interpreter/budget.py) ---------------------
+
+
+@pytest.fixture
+def spender(tic_tac_toe) -> Machine:
+    """A machine that has spent nothing of a 1,000-unit budget."""
+    m = Game.new(tic_tac_toe, seed=1).machine
+    m.work, m.work_limit = 0, 1000
+    return m
+
+
+@pytest.mark.parametrize(("value", "big"), [
+    (2**63, False), (-(2**63), False), (2**63 + 1, True), (-(2**63) - 1, True), (0, False)])
+def test_a_number_is_bounded_to_64_bits_inclusive(spender, value, big):
+    assert budget.too_big(value) is big
+    if big:
+        with pytest.raises(RuleError, match=r"past the 64-bit limit \(2\*\*63\)"):
+            budget.checked(spender, value)
+    else:
+        assert budget.checked(spender, value) == value and spender.work == 0
+
+
+def test_a_built_list_or_text_costs_its_size(spender):
+    assert budget.checked(spender, [1, 2, 3]) == [1, 2, 3] and spender.work == 3
+    assert budget.checked(spender, "abcd") == "abcd" and spender.work == 7
+    assert budget.checked(spender, True) is True and spender.work == 7  # nothing built
+    with pytest.raises(RuleError, match="units of work"):
+        budget.checked(spender, list(range(994)))  # 7 + 994 > 1000
+
+
+def test_a_text_is_bounded(spender):
+    spender.work_limit = 10**9
+    assert budget.checked(spender, "x" * budget.MAX_TEXT) == "x" * budget.MAX_TEXT
+    with pytest.raises(RuleError, match="a text grew longer than 100,000 characters"):
+        budget.checked(spender, "x" * (budget.MAX_TEXT + 1))
+    assert budget.charged_text(spender, "y" * budget.MAX_TEXT) == "y" * budget.MAX_TEXT
+    with pytest.raises(RuleError, match="a text grew longer than 100,000 characters"):
+        budget.charged_text(spender, "y" * (budget.MAX_TEXT + 1))
+
+
+def test_a_joined_text_is_charged_up_to_the_budget_exactly(spender):
+    assert budget.charged_text(spender, "x" * 600) == "x" * 600 and spender.work == 600
+    assert budget.charged_text(spender, "x" * 400) == "x" * 400 and spender.work == 1000
+    with pytest.raises(RuleError, match="units of work"):
+        budget.charged_text(spender, "x")
+
+
+def test_a_list_counts_the_lists_inside_it_each_place_once():
+    shared = [1, 2, 3]
+    assert budget.list_size([]) == 0
+    assert budget.list_size([1, 2]) == 2
+    assert budget.list_size([shared, shared, 4]) == 3 + 3 + 3  # each place it appears
+    assert budget.list_size([[shared, [shared]], 1]) == 2 + (2 + 3 + (1 + 3))
+
+
+def test_a_list_is_bounded_flat_and_nested():
+    n = budget.MAX_ITEMS
+    assert budget.list_size([0] * n) == n
+    with pytest.raises(RuleError, match="a list grew longer than 100,000 items"):
+        budget.list_size([0] * (n + 1))
+    with pytest.raises(RuleError, match="a list grew longer than 100,000 items"):
+        budget.list_size([[0] * (n + 1)])
+    half = [0] * (n // 2)
+    assert budget.list_size([half, []]) == 2 + n // 2
+    with pytest.raises(RuleError, match=r"larger than 100,000 items \(counting the lists"):
+        budget.list_size([half, half])
+
+
+def test_lists_nest_at_most_100_deep():
+    deep: list = []
+    for _ in range(99):
+        deep = [deep]
+    assert budget.list_size([deep]) == 100  # the innermost list 100 below the outer one
+    with pytest.raises(RuleError, match="lists nest more than 100 deep"):
+        budget.list_size([[deep]])

@@ -41,7 +41,7 @@ AS_FILES = ("docs", "pyproject.toml", "setup.py", "README.md", *TOP_LEVEL)
 MODULES: dict[str, tuple[str, ...]] = {
     "interpreter/rng.py": ("test_properties.py",),
     "interpreter/budget.py": ("test_defences.py", "test_properties.py"),
-    "tools/failures.py": ("test_defences.py", "test_cli_errors.py"),
+    "tools/failures.py": ("test_defences.py",),  # test_cli_errors.py: whole commands, slow
     "interpreter/game.py": ("test_defences.py", "test_properties.py", "test_saves.py",
                             "test_observation.py"),
     "dsl/loading.py": ("test_defences.py", "test_confinement.py", "test_pack_cache.py",
