@@ -395,7 +395,7 @@ def spender(tic_tac_toe) -> Machine:
 def test_a_number_is_bounded_to_64_bits_inclusive(spender, value, big):
     assert budget.too_big(value) is big
     if big:
-        with pytest.raises(RuleError, match=r"past the 64-bit limit \(2\*\*63\)"):
+        with pytest.raises(RuleError, match=r"^a number went past the 64-bit limit \(2\*\*63\)$"):
             budget.checked(spender, value)
     else:
         assert budget.checked(spender, value) == value and spender.work == 0
@@ -412,10 +412,10 @@ def test_a_built_list_or_text_costs_its_size(spender):
 def test_a_text_is_bounded(spender):
     spender.work_limit = 10**9
     assert budget.checked(spender, "x" * budget.MAX_TEXT) == "x" * budget.MAX_TEXT
-    with pytest.raises(RuleError, match="a text grew longer than 100,000 characters"):
+    with pytest.raises(RuleError, match="^a text grew longer than 100,000 characters$"):
         budget.checked(spender, "x" * (budget.MAX_TEXT + 1))
     assert budget.charged_text(spender, "y" * budget.MAX_TEXT) == "y" * budget.MAX_TEXT
-    with pytest.raises(RuleError, match="a text grew longer than 100,000 characters"):
+    with pytest.raises(RuleError, match="^a text grew longer than 100,000 characters$"):
         budget.charged_text(spender, "y" * (budget.MAX_TEXT + 1))
 
 
@@ -437,12 +437,16 @@ def test_a_list_counts_the_lists_inside_it_each_place_once():
 def test_a_list_is_bounded_flat_and_nested():
     n = budget.MAX_ITEMS
     assert budget.list_size([0] * n) == n
-    with pytest.raises(RuleError, match="a list grew longer than 100,000 items"):
+    with pytest.raises(RuleError, match="^a list grew longer than 100,000 items$"):
         budget.list_size([0] * (n + 1))
-    with pytest.raises(RuleError, match="a list grew longer than 100,000 items"):
+    with pytest.raises(RuleError, match="^a list grew longer than 100,000 items$"):
         budget.list_size([[0] * (n + 1)])
     half = [0] * (n // 2)
     assert budget.list_size([half, []]) == 2 + n // 2
+    assert budget.list_size([half, [0] * (n // 2 - 2)]) == n  # just at the bound, counted
+    # one list of the bound inside another: past it only counting both, and said so
+    with pytest.raises(RuleError, match=r"^a list grew larger than 100,000 items \(counting"):
+        budget.list_size([[0] * n])
     with pytest.raises(RuleError, match=r"larger than 100,000 items \(counting the lists"):
         budget.list_size([half, half])
 
@@ -452,5 +456,5 @@ def test_lists_nest_at_most_100_deep():
     for _ in range(99):
         deep = [deep]
     assert budget.list_size([deep]) == 100  # the innermost list 100 below the outer one
-    with pytest.raises(RuleError, match="lists nest more than 100 deep"):
+    with pytest.raises(RuleError, match="^lists nest more than 100 deep$"):
         budget.list_size([[deep]])
