@@ -458,3 +458,37 @@ def test_lists_nest_at_most_100_deep():
     assert budget.list_size([deep]) == 100  # the innermost list 100 below the outer one
     with pytest.raises(RuleError, match="^lists nest more than 100 deep$"):
         budget.list_size([[deep]])
+
+
+# ---- the game's queries at each end, and a rolled-back game keeps its budget ---------------
+
+
+def test_the_queries_before_during_and_after_a_game(tic_tac_toe):
+    game = Game.new(tic_tac_toe, seed=2)
+    assert game.question() == "Where do you mark?" and game.num_actions() == 9
+    assert game.result() is None and not game.is_terminal()
+    assert game.remarks() == {"status": None, "notes": [None] * 9}
+    for square in ("a1", "a2", "b1", "b2", "c1"):  # x: a1, b1, c1, a line
+        game.apply_action(square)
+    assert game.is_terminal() and game.result() == {"winner": "x"}
+    assert (game.num_actions(), game.question(), game.current_player()) == (0, None, None)
+    assert game.remarks() == {"status": None, "notes": []}
+    assert game.legal_actions() == []
+
+
+def test_a_rolled_back_game_keeps_its_budget(talker, monkeypatch):
+    _, program = talker
+    budget = Budget(log_total_chars=2000)
+    played, _ = talk_until_stopped(Game.new(program, budget=budget))
+    game = Game.new(program, budget=budget)
+    real = Machine.say
+
+    def interrupted(self, text):
+        real(self, text)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Machine, "say", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        game.apply_action(0)
+    monkeypatch.setattr(Machine, "say", real)
+    assert talk_until_stopped(game)[0] == played  # the same limit, after the rollback
