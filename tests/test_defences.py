@@ -492,3 +492,24 @@ def test_a_rolled_back_game_keeps_its_budget(talker, monkeypatch):
         game.apply_action(0)
     monkeypatch.setattr(Machine, "say", real)
     assert talk_until_stopped(game)[0] == played  # the same limit, after the rollback
+
+
+def test_each_seed_starts_its_own_generator(tic_tac_toe):
+    """A game's chance comes from its seed: the first SplitMix64 output of the seed (taken
+    to 64 bits), so two seeds never share a game by accident."""
+    from hustings.interpreter import rng
+
+    states = {seed: Game.new(tic_tac_toe, seed=seed).state.rng for seed in (0, 1, 2, 2**64 + 1)}
+    assert states[0] == rng.next_state(0)[1] and states[1] == rng.next_state(1)[1]
+    assert len({states[0], states[1], states[2]}) == 3
+    assert states[2**64 + 1] == states[1]
+
+
+def test_no_action_is_legal_once_the_game_is_over(tic_tac_toe):
+    from hustings.interpreter.errors import IllegalAction
+
+    game = Game.new(tic_tac_toe, seed=2)
+    for square in ("a1", "a2", "b1", "b2", "c1"):
+        game.apply_action(square)
+    with pytest.raises(IllegalAction, match="^the game is over: no action is legal$"):
+        game.apply_action(0)
