@@ -186,12 +186,22 @@ def test_a_long_chain_of_procedures_loads_quickly_and_meets_the_depth_budget(pac
 
 
 def test_a_normal_game_never_meets_the_budget():
+    """Far from it: no action of a real game comes within a tenth of any limit."""
     game = Game.new(load_pack(), seed=3)
+    budget = Budget()
+    spent = {"work": 0, "log_lines": 0, "log_chars": 0}
+    played = 0
     for _ in range(60):
         if game.is_terminal():
             break
-        game.apply_action(0)
-    assert game.state.log  # it played on
+        game.apply_action(0)  # a RuleError here would fail the test
+        played += 1
+        for key in spent:
+            spent[key] = max(spent[key], getattr(game.machine, key))
+    assert played == 60 and len(game.state.stack) <= budget.depth // 10
+    for key, most in spent.items():
+        assert 0 < most < getattr(budget, key) / 10, key
+    assert sum(map(len, game.state.log)) < budget.log_total_chars / 10
 
 
 # ---- tracebacks from check --------------------------------------------------------

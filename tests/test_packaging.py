@@ -107,11 +107,19 @@ def test_ci_runs_the_readmes_test_command_verbatim():
     assert re.search(r"^readme_tests$", ci, re.M)
 
 
+# a flag of the README's test command, and the package of the plugin that reads it
+PLUGIN_FLAGS = {" -n ": "pytest-xdist", "--snapshot": "syrupy", "--hypothesis": "hypothesis"}
+
+
 def test_the_test_extra_has_what_the_readme_command_uses():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    extra = " ".join(project["optional-dependencies"]["test"])
-    if " -n " in quickstart_commands()[1]:
-        assert "pytest-xdist" in extra
+    extra = {re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0]
+             for r in project["optional-dependencies"]["test"]}
+    command = quickstart_commands()[1]
+    needed = {"pytest"} | {pkg for flag, pkg in PLUGIN_FLAGS.items() if flag in command}
+    assert "pytest" in command and needed <= extra, sorted(needed - extra)
+    # the extra also holds what the suite imports beyond the package itself
+    assert {"hypothesis", "pytest-xdist", "syrupy", "jsonschema"} <= extra
 
 
 def test_every_code_folder_is_a_package_so_setup_py_installs_it():

@@ -11,6 +11,7 @@ import random
 import pytest
 from lark.exceptions import UnexpectedInput
 from lark.grammar import Rule
+from lark.indenter import DedentError
 from lark.lexer import TerminalDef
 
 from hustings.dsl import _parser_tables, parser, standalone
@@ -130,13 +131,15 @@ def test_loaded_and_built_parsers_fail_alike(text, start):
     """Same exception, place and expected tokens: the diagnostics built on them agree."""
     seen = []
     for p in (parser.parser(), parser.build_parser()):
-        with pytest.raises(Exception) as caught:
+        # a parse error, never another failure both could share (a crash, a bad table)
+        with pytest.raises((UnexpectedInput, DedentError)) as caught:
             p.parse(parser.parse_body(text, start), start=start)
         e = caught.value
         expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
         where = (e.line, e.column) if isinstance(e, UnexpectedInput) else None
         seen.append((type(e), where, expected))
     assert seen[0] == seen[1]
+    assert seen[0][1] is not None or seen[0][0] is DedentError  # an input error has a place
 
 
 def test_canonical_numbering_ignores_how_lark_numbered_the_table():

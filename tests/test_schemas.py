@@ -36,3 +36,15 @@ def test_content_file_validates_against_its_schema(path):
     schema = json.loads((DEFAULT_FOLDER / schema_name).read_text())
     data = YAML(typ="safe").load(path.read_text())
     jsonschema.validate(data, schema)
+
+
+def test_the_content_files_checked_include_every_pack_and_mod():
+    """The test above runs once per file found: a glob that matched nothing (a moved
+    folder, a renamed suffix) would pass it silently."""
+    files = {param.values[0] for param in content_files()}
+    manifests = {*CONTENT.glob("*/pack.yaml"), *CONTENT.glob("mods/*/mod.yaml")}
+    assert len({m.parent for m in CONTENT.glob("*/pack.yaml")}) >= 3  # the built-in packs
+    assert manifests and manifests <= files
+    # and the rules each pack holds beside its manifest, not only the manifests
+    for manifest in CONTENT.glob("*/pack.yaml"):
+        assert any(f.parent != manifest.parent and manifest.parent in f.parents for f in files)
