@@ -269,6 +269,38 @@ def test_upgrade_refuses_content_check_cannot_read_and_changes_nothing(tmp_path,
     assert texts(folder) == before
 
 
+def test_upgrade_reads_files_as_check_does_before_anything_else(tmp_path, capsys):
+    folder = copy(TRAVEL, tmp_path)
+    pack = folder / "pack.yaml"
+    pack.write_text(pack.read_text() + ("# padding\n" * 120_000))  # over 1 MB
+    before = texts(folder)
+    assert main(["upgrade", str(folder)]) == 2
+    assert "E112" in capsys.readouterr().err
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text(before["pack.yaml"])
+    pack.unlink()
+    pack.symlink_to(outside)  # a manifest that is a link out of the folder
+    assert main(["upgrade", str(folder)]) == 2
+    assert "E110" in capsys.readouterr().err
+    assert outside.read_text() == before["pack.yaml"]
+
+
+def test_upgrade_refuses_a_language_that_is_no_whole_number(tmp_path, capsys):
+    folder = copy(TRAVEL, tmp_path)
+    pack = folder / "pack.yaml"
+    pack.write_text(pack.read_text().replace("players:", 'language: "2"\nplayers:', 1))
+    before = texts(folder)
+    assert main(["upgrade", str(folder)]) == 2
+    assert "must be a whole number from 1" in capsys.readouterr().err
+    assert texts(folder) == before
+
+
+def test_upgrade_of_a_mod_refuses_a_base_folder_without_a_pack(tmp_path, capsys):
+    mod = token_mod(tmp_path, None)
+    assert main(["upgrade", str(mod), "--pack", str(tmp_path)]) == 2
+    assert "no pack.yaml there" in capsys.readouterr().err
+
+
 def test_upgrade_of_a_mod_whose_base_is_not_built_in_asks_for_it(tmp_path, capsys):
     mod = token_mod(tmp_path, None)
     manifest = mod / "mod.yaml"

@@ -20,11 +20,11 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
-from ..dsl.diagnostics import Diagnostic
+from ..dsl.diagnostics import Diagnostic, Report
 from ..dsl.language import CURRENT, change
 from ..dsl.loading import BUILTIN_PACKS
 from ..dsl.pack import compile_pack
-from ..dsl.yamlsource import plain
+from ..dsl.yamlsource import plain, read_yaml
 from .formatting import FormatError, dump, load, marks
 
 # Diagnostics that stop a load before effect text is compiled: after one of them, `check`
@@ -52,13 +52,19 @@ class Upgrade:
 
 @dataclass
 class _Files:
-    """The YAML files an upgrade edits, each loaded once and written back once."""
+    """The YAML files of the folder `root` an upgrade reads or edits, each loaded once and
+    written back once. Each is first read as `check` reads content (inside `root`, a
+    regular file, bounded in size and nesting, no aliases), then again keeping comments."""
 
+    root: Path
     data: dict[Path, Any] = field(default_factory=dict)
     text: dict[Path, str] = field(default_factory=dict)
 
     def get(self, path: Path) -> Any:
         if path not in self.data:
+            report = Report()
+            if read_yaml(path, str(path), report, self.root) is None:
+                raise UpgradeError(f"{path}: `hustings check` cannot read it:", report.errors)
             self.text[path] = path.read_text(encoding="utf-8")
             try:
                 self.data[path] = load(self.text[path])
@@ -85,7 +91,7 @@ def plan(folder: Path, base: Path | None = None) -> Upgrade:
     """What upgrading the pack or mod `folder` changes; `base` is a mod's base pack folder
     (default: the built-in pack its mod.yaml names)."""
     kind, manifest_path = _manifest(folder)
-    files = _Files()
+    files = _Files(folder)
     manifest = files.get(manifest_path)
     language = _declared(manifest, manifest_path)
     root, mods = (folder, []) if kind == "pack" else (_base(folder, manifest, base), [folder])
@@ -129,7 +135,7 @@ def _declared(manifest: CommentedMap, path: Path) -> int:
 
 def base_of(folder: Path, base: Path | None = None) -> Path:
     """The base pack folder of the mod `folder` (see `_base`)."""
-    return _base(folder, _Files().get(folder / "mod.yaml"), base)
+    return _base(folder, _Files(folder).get(folder / "mod.yaml"), base)
 
 
 def _base(folder: Path, manifest: CommentedMap, base: Path | None) -> Path:
@@ -153,9 +159,9 @@ def _give_tokens(up: Upgrade, files: _Files, kind: str, root: Path,
     """Give each player without a token the board's first place: for a pack in its board
     file's `tokens:`, for a mod in its `board: {tokens: ...}`."""
     # A pack's board is edited; a mod's base pack is only read.
-    pack_files = files if kind == "pack" else _Files()
+    pack_files = files if kind == "pack" else _Files(root)
     pack = pack_files.get(root / "pack.yaml")
-    board_path = _inside(root, pack.get("board", "board.yaml"))
+    board_path = root / str(pack.get("board", "board.yaml"))  # read inside `root` only
     board = pack_files.get(board_path)
     given = dict(plain(board.get("tokens") or {}))
     if kind == "mod":
@@ -180,14 +186,6 @@ def _give_tokens(up: Upgrade, files: _Files, kind: str, root: Path,
                     "their first move. If a rule reads where a token stands before it "
                     f"moves, or the board shows tokens, choose their starting places in "
                     f"{_shown(path)}")
-
-
-def _inside(root: Path, entry: Any) -> Path:
-    path = (root / str(entry)).resolve()
-    if not path.is_relative_to(root.resolve()) or not path.is_file():
-        raise UpgradeError(f"{root}: its board file {entry!r:.60} is not a file in the "
-                           "folder")
-    return path
 
 
 def _first_place(board: dict) -> str | None:
