@@ -8,6 +8,7 @@ upgrade, and after `hustings upgrade` it checks and plays.
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from pathlib import Path
@@ -145,6 +146,25 @@ def test_upgrade_gives_tokens_keeps_comments_and_the_pack_then_checks_and_plays(
         game = play_to_the_end(program, seed)
         assert game.result()["winner"] in ("kennedy", "nixon")
         assert set(game.state.tokens) == {"kennedy", "nixon"}
+
+
+def test_the_upgraded_pack_plays_the_games_the_engine_of_its_time_played(tmp_path, capsys):
+    # travel-2b424eb-games.json: seeded games of the pack as it is in the corpus, played by
+    # the engine of commit 2b424eb (tests/corpus/record_games.py). Upgraded, the pack offers
+    # today the same menus to the same players, and ends with the same result and tokens.
+    folder = copy(TRAVEL, tmp_path)
+    assert main(["upgrade", str(folder)]) == 0
+    program = load_pack(folder)
+    recorded = json.loads((CORPUS / "travel-2b424eb-games.json").read_text())["games"]
+    assert len(recorded) == 3
+    for played in recorded:
+        game = Game.new(program, played["seed"])
+        for who, label, menu in played["choices"]:
+            assert (game.current_player(), game.legal_actions()) == (who, menu)
+            game.apply_action(label)
+        assert game.is_terminal()
+        assert game.result() == played["result"]
+        assert game.state.tokens == played["tokens"]
 
 
 def test_upgrade_twice_changes_nothing_the_second_time(tmp_path, capsys):
