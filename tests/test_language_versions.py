@@ -239,6 +239,20 @@ def test_upgrade_of_a_mod_gives_tokens_in_the_mod_and_it_then_checks(tmp_path, c
     assert (TIC_TAC_TOE / "board.yaml").read_text().count("tokens") == 0  # base untouched
 
 
+def test_upgrade_of_a_mod_leaves_its_base_pack_s_moves_to_the_base(tmp_path, capsys):
+    mod = tmp_path / "plain-mod"
+    mod.mkdir()
+    (mod / "mod.yaml").write_text('name: plain\nversion: "0.1.0"\n'
+                                  'base: {pack: travel, versions: ["1.0.0"]}\n')
+    base_before = texts(TRAVEL)
+    assert main(["upgrade", str(mod), "--pack", str(TRAVEL)]) == 1
+    out = capsys.readouterr().out
+    assert "changed" in out and "mod.yaml: language: 1 -> 2" in out
+    assert "tokens" not in (mod / "mod.yaml").read_text()  # the mod moves no token
+    assert "needs a human:" in out and "10-game.yaml:19:7: error[E141]" in out
+    assert texts(TRAVEL) == base_before
+
+
 # ---- what the engine and the upgrade refuse ----------------------------------------
 def test_a_language_newer_than_the_engine_is_E140_at_its_value(tmp_path, capsys):
     folder = copy(TIC_TAC_TOE, tmp_path)

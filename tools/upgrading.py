@@ -94,13 +94,14 @@ def plan(folder: Path, base: Path | None = None) -> Upgrade:
     files = _Files(folder)
     manifest = files.get(manifest_path)
     language = _declared(manifest, manifest_path)
-    root, mods = (folder, []) if kind == "pack" else (_base(folder, manifest, base), [folder])
-    loaded = compile_pack(root, {}, mods)
     up = Upgrade(folder, kind, language)
     if language == CURRENT:
         return up
-    moves = [d for d in loaded.report.errors if d.code == "E141"]
-    stopped = [d for d in loaded.report.errors if d.code.startswith(_BEFORE_RULES)]
+    root, mods = (folder, []) if kind == "pack" else (_base(folder, manifest, base), [folder])
+    found = compile_pack(root, {}, mods).report.errors
+    # E141 in a mod's base pack is the base's to upgrade; the recheck reports it.
+    moves = [d for d in found if d.code == "E141" and _inside(d.source.path, folder)]
+    stopped = [d for d in found if d.code.startswith(_BEFORE_RULES) and d.code != "E141"]
     if stopped and not moves:
         raise UpgradeError("`hustings check` stops before the rules, so the upgrade cannot "
                            "tell what they need; fix these first, then upgrade again:",
@@ -110,6 +111,11 @@ def plan(folder: Path, base: Path | None = None) -> Upgrade:
     _bump(up, manifest, manifest_path)
     up.texts = {p: t for p, t in files.texts().items() if t[0] != t[1]}
     return up
+
+
+def _inside(shown: str, folder: Path) -> bool:
+    """Whether the file a diagnostic names (by its displayed path) lies in `folder`."""
+    return Path(shown).resolve().is_relative_to(folder.resolve())
 
 
 # ---- the folder and its manifest -------------------------------------------------
