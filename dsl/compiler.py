@@ -114,6 +114,7 @@ class Compiler:
         self.blocks: list[list[tuple]] = []
         self.positions: list[list[str]] = []
         self.calls: list[tuple[str, str, Source]] = []  # (caller, callee, where)
+        self.token_moves: list[Source] = []  # each `move P to PLACE` (dsl/language.py)
         self.used_phrases: set[str] = set()
         self.spots: set[tuple[str, int, int]] = set()  # where errors were reported
         self.missing_phrases: set[str] = set()  # library procedures already reported missing
@@ -248,6 +249,8 @@ class _Unit(TypeChecks):
                 for ins in self.stmt(s):
                     code.append(ins)
                     where.append(str(self.where(s)))
+                    if ins[0] == "move_token":
+                        self.c.token_moves.append(self.where(s))
         self.c.blocks[bid] = code
         self.c.positions[bid] = where
         return bid

@@ -12,7 +12,7 @@ from typing import Any
 from ..interpreter.builtins import ARITY
 from ..interpreter.program import PoolSpec, ProcedureSpec, Program, ZoneSpec
 from ..schemas.content import Board, Card, CardList, NumericTrack, PackManifest, RulesFile, TextDef
-from . import loading
+from . import language, loading
 from .compiler import Compiler, Symbols, unknown_announcement_hint
 from .diagnostics import Report, Source, did_you_mean
 from .fields import (
@@ -117,6 +117,8 @@ class _Loader:
         if manifest is None:
             return None
         self.mods.read(manifest)
+        if not self.languages_known(manifest):
+            return None
         manifest = self.mods.apply_manifest(manifest, manifest_file)
         if manifest is None:
             return None
@@ -140,6 +142,19 @@ class _Loader:
         # Effect text is compiled even when card or rules files failed: those are left
         # out, so one bad file does not hide the problems of every other.
         return self.compile(manifest, board, cards, rules, options)
+
+    def languages_known(self, manifest: PackManifest) -> bool:
+        """E140 for the pack or a mod written in a language newer than this engine's."""
+        known = [language.check_declared(self.manifest_file, manifest.language, self.report)]
+        known += [language.check_declared(mod.file, mod.manifest.language, self.report)
+                  for mod in self.mods.mods]
+        return all(known)
+
+    def language_of(self, manifest: PackManifest):
+        """The language each file is written in, by its displayed path (dsl/language.py)."""
+        return language.languages_by_file(
+            manifest.language,
+            [(mod.file.display, mod.manifest.language) for mod in self.mods.mods])
 
     def seated(self, manifest: PackManifest, options: dict[str, bool]) -> PackManifest:
         """The manifest with the players who take part: a player an option names plays only
@@ -430,6 +445,8 @@ class _Loader:
         dispatch = comp.new_block()
         comp.blocks[dispatch], comp.positions[dispatch] = [("react",)], ["(reactions)"]
         events = self.compile_events(comp, manifest, cards)
+        language.check_token_moves(comp.token_moves, self.language_of(manifest),
+                                   manifest.players, board.tokens, self.report)
         self.stats.procedures = len(procedures)
         self.check_whole(comp, manifest, rules, procedures, symbols, attributes, kinds)
         if self.report.errors:

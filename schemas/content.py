@@ -225,10 +225,18 @@ class AgentsDef(Strict):
     )
 
 
+LANGUAGE_DOC = (
+    "the version of the content language the files are written in (a whole number; "
+    "without it, 1). docs/language-changes.md lists what each version changed; "
+    "`hustings upgrade PATH` rewrites content to the current one"
+)
+
+
 class PackManifest(Strict):
     name: str
     title: str
     version: str
+    language: int = Field(1, ge=1, strict=True, description=LANGUAGE_DOC)
     players: list[str] = Field(min_length=2)
     counters: dict[str, CounterDef] = Field(default_factory=dict)
     variables: dict[str, Any] = Field(default_factory=dict)

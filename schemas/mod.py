@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from .content import (
+    LANGUAGE_DOC,
     AnnouncementDef,
     Card,
     CardFieldDef,
@@ -112,6 +113,7 @@ class ModManifest(Strict):
     name: str = Field(description="the mod's short name, e.g. whistle-stops")
     title: str = ""
     version: str = Field(description="the mod's own version")
+    language: int = Field(1, ge=1, strict=True, description=LANGUAGE_DOC)
     doc: str = ""
     base: BaseRef
     cards: list[str] = Field(

@@ -274,6 +274,7 @@ CRASHES = {
     "interactions": ("hustings.tools.reading.interactions.interactions", ["interactions"]),
     "fmt": ("hustings.tools.formatting.format_file", ["fmt", "--check"]),
     "new": ("hustings.tools.commands.new.card_fields", ["new", "card", "{tmp}/1-x.yaml"]),
+    "upgrade": ("hustings.tools.upgrading.plan", ["upgrade", "{tmp}"]),
 }
 
 

@@ -394,6 +394,12 @@ def _block_end(lines: list[str], row: int, col: int) -> int:
 
 
 # ---- dumping: ruamel.yaml with the project's layout ----------------------------
+def dump(data: Any) -> str:
+    """`data` read by `load` (and perhaps changed) written back in the project's layout,
+    its comments kept: what a tool that edits content (`hustings upgrade`) writes."""
+    return _dump(data)
+
+
 def _dump(data: Any) -> str:
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
@@ -422,8 +428,9 @@ def _last_line(node: Any, line: int) -> int:
 
 
 def flow_breaks(node: CommentedSeq | CommentedMap) -> list[bool]:
-    """For each item of a flow collection: did it start a new line in the source?"""
-    positions = node.lc.data
+    """For each item of a flow collection: did it start a new line in the source? (A node
+    a tool made has no source lines: none.)"""
+    positions = node.lc.data or {}
     if isinstance(node, CommentedMap):
         items = [(positions.get(k), v, 2) for k, v in node.items()]
     else:
