@@ -4,9 +4,14 @@ A YAML syntax error is reported at the line that breaks the structure, with a
 hint for the usual slips (indentation, an unclosed bracket, a tab).
 
 Content is untrusted, so reading is guarded: only regular files inside the
-pack's (or mod's) own folder are opened, never more than MAX_FILE_BYTES, YAML
-aliases are refused (a few hundred bytes of aliases can expand to gigabytes),
-and a number longer than MAX_DIGITS digits is a diagnostic.
+pack's (or mod's) own folder are opened, never more than MAX_FILE_BYTES, and
+while a pack loads (`pack_reading`) never more than MAX_PACK_BYTES for the pack and
+its mods together, each file counted before it is parsed. Before a parser reads a
+text, its nesting is measured (a parser recurses once per level: libyaml's crashes
+the process) and control characters are refused (textbounds.py). YAML aliases are
+refused (a few hundred bytes of aliases can expand to gigabytes), a number longer
+than MAX_DIGITS digits is a diagnostic, and so is a control character in any string
+the YAML builds (an escape such as `"\\e"`).
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ import math
 import os
 import re
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +38,9 @@ try:  # libyaml's parser (ruamel.yaml.clib); without it the pure-Python one read
 except ImportError:  # pragma: no cover - an interpreter the C parser is not built for
     CParser = None
 
-from ..interpreter.budget import MAX_DIGITS, MAX_FILE_BYTES
+from ..interpreter.budget import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING, MAX_PACK_BYTES
 from .diagnostics import Report, Source
-
-# Deepest nesting of mappings and lists a content file may use.
-MAX_NESTING = 64
+from .textbounds import CONTROL, control_name, control_offset, too_deep
 
 # Files parsed cleanly, by (display name, bytes): kept only while a tool that loads many
 # near-identical packs (the content fuzzer) turns it on with `remember_files(True)`.
@@ -160,6 +166,49 @@ class YamlFile:
 
 
 # ---- reading --------------------------------------------------------------------
+class PackTooLarge(Exception):
+    """The files of a pack and its mods went past MAX_PACK_BYTES: the load stops, so
+    nothing more is parsed or compiled. Carries the report holding the diagnostic."""
+
+    def __init__(self, report: Report) -> None:
+        super().__init__("the pack is too large")
+        self.report = report
+
+
+class _PackBytes:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.total = 0
+
+
+_READING: ContextVar[_PackBytes | None] = ContextVar("hustings_pack_bytes", default=None)
+
+
+@contextmanager
+def pack_reading(limit: int = MAX_PACK_BYTES) -> Iterator[None]:
+    """Within it, the content files read count towards one total of at most `limit`
+    bytes; the file that would cross it is reported (E140) and PackTooLarge raised."""
+    token = _READING.set(_PackBytes(limit))
+    try:
+        yield
+    finally:
+        _READING.reset(token)
+
+
+def _count_bytes(size: int, src: Source, report: Report) -> None:
+    """Add a file's size to the pack's total, before the file is read."""
+    reading = _READING.get()
+    if reading is None:
+        return
+    reading.total += size
+    if reading.total > reading.limit:
+        report.error(src, "E140", f"with this file the pack and its mods are "
+                     f"{reading.total:,} bytes, more than the {reading.limit:,} a pack may "
+                     "have in all", "make the content smaller: a real pack is far below "
+                     "this (1960 with all its mods is about 140 KB)", quote=False)
+        raise PackTooLarge(report)
+
+
 def outside(root: Path, target: Path) -> bool:
     """True when `target` (after following symlinks and `..`) is not inside `root`."""
     try:
@@ -213,6 +262,7 @@ def read_bounded(path: Path, src: Source, report: Report) -> bytes | None:
                      f"{MAX_FILE_BYTES:,} a content file may have",
                      "split it into several files", quote=False)
         return None
+    _count_bytes(info.st_size, src, report)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
@@ -260,6 +310,8 @@ def read_yaml(path: Path, display: str, report: Report, root: Path | None = None
         col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
         report.error(Source(display, line, col), "E100", "the file is not UTF-8 text",
                      "save the file as UTF-8", quote=False)
+        return None
+    if not _text_within_bounds(text, display, report):
         return None
     try:
         # Pack and mod content (read with a root) may not use aliases; scenario files
@@ -330,6 +382,26 @@ if CParser is not None:
             VersionedResolver.__init__(self, None, loader=self)
 
 
+def _text_within_bounds(text: str, display: str, report: Report) -> bool:
+    """No control character, and nesting within MAX_NESTING, found on the text itself:
+    before a parser (which would recurse once per level) reads it."""
+    at = control_offset(text)
+    if at is not None:
+        report.error(_offset_source(display, text, at), "E141",
+                     f"a control character ({control_name(text[at])}) in the file",
+                     "delete it: content is shown on terminals, where control characters "
+                     "act (clear the screen, set its title)", quote=False)
+        return False
+    deep = too_deep(text, MAX_NESTING)
+    if deep is not None:
+        report.error(Source(display, deep[0] + 1, deep[1] + 1), "E115",
+                     f"mappings and lists nest more than {MAX_NESTING} deep",
+                     "flatten the data (each indentation step, `- ` and bracket is a level)",
+                     quote=False)
+        return False
+    return True
+
+
 def _offset_source(display: str, text: str, offset: int) -> Source:
     line = text.count("\n", 0, offset) + 1
     return Source(display, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
@@ -372,7 +444,8 @@ def _first_alias(text: str) -> AliasEvent | None:
 
 
 def _check_values(data: Any, display: str, report: Report) -> bool:
-    """Numbers within MAX_DIGITS digits, finite, and nesting at most MAX_NESTING deep."""
+    """Numbers within MAX_DIGITS digits, finite, no control character in a string (a key
+    or a value), and nesting at most MAX_NESTING deep."""
     ok = True
     todo: list[tuple[Any, int]] = [(data, 0)]
     while todo:
@@ -384,6 +457,8 @@ def _check_values(data: Any, display: str, report: Report) -> bool:
             return False
         if isinstance(node, CommentedMap):
             items = [(_position(node, k, "value"), v) for k, v in node.items()]
+            keys = [(_position(node, k, "key"), k) for k in node if isinstance(k, str)]
+            ok = _no_control(keys, display, report) and ok
         elif isinstance(node, CommentedSeq):
             items = [(_position(node, i, "item"), v) for i, v in enumerate(node)]
         else:
@@ -391,11 +466,28 @@ def _check_values(data: Any, display: str, report: Report) -> bool:
         for (line, col), value in items:
             if isinstance(value, CommentedMap | CommentedSeq):
                 todo.append((value, depth + 1))
+            elif isinstance(value, str):
+                ok = _no_control([((line, col), value)], display, report) and ok
             elif _bad_number(value):
                 ok = False
                 report.error(Source(display, line + 1, col + 1), "E114",
                              f"{_number_text(value)} is not a number content may use",
                              f"numbers are finite and have at most {MAX_DIGITS} digits")
+    return ok
+
+
+def _no_control(strings: list[tuple[tuple[int, int], str]], display: str,
+                report: Report) -> bool:
+    """E141 for each string holding a control character (made by a YAML escape)."""
+    ok = True
+    for (line, col), text in strings:
+        found = CONTROL.search(text)
+        if found is not None:
+            ok = False
+            report.error(Source(display, line + 1, col + 1), "E141",
+                         f"a control character ({control_name(found.group())}) in the text",
+                         "delete the escape: content is shown on terminals, where control "
+                         "characters act (clear the screen, set its title)")
     return ok
 
 
