@@ -54,9 +54,9 @@ class Diagnostic:
     quote: bool = True
 
     def __str__(self) -> str:
-        # a file's name may hold a control character too: shown as its escape
-        text = f"{visible(str(self.source))}: {self.severity}[{self.code}]: {self.message}"
-        return f"{text}\n  hint: {self.hint}" if self.hint else text
+        # content (a name, a file's name) may hold a control character: shown as its escape
+        text = f"{self.source}: {self.severity}[{self.code}]: {self.message}"
+        return visible(f"{text}\n  hint: {self.hint}" if self.hint else text)
 
 
 @dataclass

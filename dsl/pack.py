@@ -26,6 +26,7 @@ from .fields import (
 from .graph import check_graph, path_lengths
 from .loading import Loaded, ModPaths, PackStats, builtin_pack
 from .mods import ModStack, node_source
+from .soundness import check_function_sizes
 from .validation import read_cards, validate
 from .view import check_view
 from .yamlsource import YamlFile, confined_entry, read_yaml
@@ -497,15 +498,16 @@ class _Loader:
 
     def compile_functions(self, comp: Compiler, manifest, symbols, texts) -> dict:
         """The pack's functions and its texts (functions that make a label), by name."""
-        functions = {}
+        functions, sources = {}, {}
         for name, fn, f, node in self.functions:
             comp.original = self.mods.bases.get(id(fn))
             params = symbols.functions[name]
-            expr = comp.compile_expression(fn.expr, f.text_source(node, "expr"), "fn " + name,
-                                           params)
+            sources[name] = f.text_source(node, "expr")
+            expr = comp.compile_expression(fn.expr, sources[name], "fn " + name, params)
             if expr is not None:
                 functions[name] = (params, expr)
         comp.original = None
+        check_function_sizes(functions, sources, self.report)
         for name, text in texts.items():
             expr = self.compile_text_def(comp, manifest, name, text)
             if expr is not None:

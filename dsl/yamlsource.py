@@ -185,10 +185,11 @@ _READING: ContextVar[_PackBytes | None] = ContextVar("hustings_pack_bytes", defa
 
 
 @contextmanager
-def pack_reading(limit: int = MAX_PACK_BYTES) -> Iterator[None]:
+def pack_reading(limit: int | None = None) -> Iterator[None]:
     """Within it, the content files read count towards one total of at most `limit`
-    bytes; the file that would cross it is reported (E140) and PackTooLarge raised."""
-    token = _READING.set(_PackBytes(limit))
+    (default MAX_PACK_BYTES) bytes; the file that would cross it is reported (E140) and
+    PackTooLarge raised."""
+    token = _READING.set(_PackBytes(MAX_PACK_BYTES if limit is None else limit))
     try:
         yield
     finally:

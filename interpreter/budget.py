@@ -39,6 +39,20 @@ MAX_DIGITS = 18
 # is parsed): reading and compiling 1 MB of cards takes seconds, and the largest shipped
 # pack reads about 180 KB (1960 with all nine of its mods: about 140 KB).
 MAX_PACK_BYTES = 1_500_000
+# ---- setting a game up -----------------------------------------------------------
+# A call of a small pure function is written in where it is called (codegen.Inliner).
+# The size it would be written in is known before it is written: a call larger than
+# this (in expression nodes) is left a call, never expanded. The shipped packs' largest
+# is 759 nodes.
+MAX_WRITTEN_IN = 10_000
+# Nodes writing in may expand for one program while its game is set up, in all: past
+# it, calls are left calls. The shipped packs expand at most 19,038.
+MAX_SETUP_NODES = 200_000
+# `check` refuses a pure function whose body, every call in it written in, is larger
+# than this (E402): one call of it is about that much work, and writing it anywhere
+# would be too (a function doubling at each of 40 levels is 2**40 nodes).
+MAX_FUNCTION_NODES = 1_000_000
+
 # Deepest nesting of mappings and lists a content file may use; measured on the text
 # before a parser reads it (a parser recurses once per level).
 MAX_NESTING = 64
