@@ -26,7 +26,7 @@ from .fields import (
 from .graph import check_graph, path_lengths
 from .loading import Loaded, ModPaths, PackStats, builtin_pack
 from .mods import ModStack, node_source
-from .soundness import check_function_sizes
+from .soundness import check_announcement_cycles, check_function_sizes
 from .validation import read_cards, validate
 from .view import check_view
 from .yamlsource import YamlFile, confined_entry, read_yaml
@@ -571,6 +571,7 @@ class _Loader:
         complete = not self.left_out and not any(d.code in ("E201", "E205")
                                                  for d in self.report.errors)
         check_graph(comp, manifest.entry, self.report, defined, warn_unused=complete)
+        check_announcement_cycles(comp, self.report)
         check_view(manifest, self.manifest_file, self.report, symbols.functions,
                    attributes, set(kinds))
 
@@ -663,6 +664,8 @@ class _Loader:
                                           params)
             if block is not None:
                 out.setdefault(reaction.whenever, []).append(block)
+                comp.reacts.append(("reaction " + name, reaction.whenever,
+                                    f.key_source("reactions", name)))
         return out
 
     def agents(self, manifest, functions) -> dict[str, Any]:

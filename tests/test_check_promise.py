@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from minipack import MANIFEST, make_mod, make_pack
 
+from hustings.dsl import pack as pack_module
 from hustings.dsl import yamlsource
 from hustings.dsl.diagnostics import Diagnostic, Report, Source, excerpt
 from hustings.dsl.loading import check_pack, load_pack
@@ -29,6 +30,7 @@ from hustings.interpreter.budget import (
     MAX_SETUP_NODES,
     MAX_WRITTEN_IN,
 )
+from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game
 from hustings.interpreter.unit import Unit
 
@@ -325,3 +327,89 @@ def test_the_shipped_packs_are_far_below_the_total():
         assert sum(f.stat().st_size for f in read) * 5 < MAX_PACK_BYTES
     mods = sum(f.stat().st_size for f in (content / "mods").rglob("*.yaml"))
     assert mods * 5 < MAX_PACK_BYTES
+
+
+# ---- check passes what then fails in play ------------------------------------------------
+def event_card(event: str) -> str:
+    body = "".join(f"    {line}\n" for line in event.strip().splitlines())
+    return CARDS.replace("- {number: 3, title: Three}",
+                         f"- number: 3\n  title: Three\n  event: |\n{body}")
+
+
+ECHO = """
+until end of round:
+  whenever scored(who, n):
+    announce scored(player: who, amount: n)
+"""
+
+
+def test_a_reaction_announcing_what_it_reacts_to_is_a_cycle_at_its_members(tmp_path):
+    loaded = check_pack(make_pack(tmp_path, event_card(ECHO)))
+    (d,) = loaded.report.errors
+    assert d.code == "E335" and Path(d.source.path).name == "cards.yaml"
+    assert (d.source.line, d.source.column) == (9, 18)  # the `whenever`'s scored
+    assert "announce scored -> whenever scored (" in d.message
+    assert "cards.yaml:9:18) -> announce scored (" in d.message  # each member's position
+    assert "cards.yaml:10:20)" in d.message
+
+
+def test_the_cycle_check_reports_what_play_would_fail_on(tmp_path, monkeypatch):
+    monkeypatch.setattr(pack_module, "check_announcement_cycles", lambda comp, report: None)
+    game = Game.new(load_pack(make_pack(tmp_path, event_card(ECHO))), 1)
+    game.apply_action("play Three")  # ann: the reaction is in force
+    with pytest.raises(RuleError, match="nested too deeply"):  # no file, no line
+        game.apply_action("score")
+
+
+def test_a_cycle_through_a_procedure_and_a_rules_reaction_is_found(tmp_path):
+    rules = {"rules/20-echo.yaml": """\
+reactions:
+  echo:
+    whenever: scored
+    body: |
+      do score(player: player, amount: 1)
+"""}
+    loaded = check_pack(make_pack(tmp_path, CARDS, rules=rules))
+    (d,) = loaded.report.errors
+    assert d.code == "E335" and d.source.path.endswith("20-echo.yaml") and d.source.line == 2
+    assert ("announce scored -> reaction echo (" in d.message
+            and "-> do score (" in d.message and "10-game.yaml:" in d.message)
+
+
+def test_a_reaction_that_is_used_up_ends_and_is_no_cycle(tmp_path):
+    used_once = ECHO.replace("until end of round:", "until used once:")
+    loaded = check_pack(make_pack(tmp_path, event_card(used_once)))
+    assert codes(loaded) == []
+    game = Game.new(loaded.program, 1)
+    game.apply_action("play Three")
+    game.apply_action("score")  # bob scores; the reaction answers once and is gone
+    assert game.state.reactions == []
+
+
+def test_an_effect_given_a_value_of_the_wrong_kind_is_refused_where_it_is_given(tmp_path):
+    loaded = check_pack(make_pack(tmp_path, event_card(
+        "until end of round:\n  opponent has bonus A")))
+    (d,) = loaded.report.errors
+    assert d.code == "E320" and "the value of the effect `bonus` must be a number" in d.message
+    assert "'A'" in d.message and (d.source.line, d.source.column) == (9, 28)
+
+
+def test_an_effect_given_a_number_still_checks(tmp_path):
+    loaded = check_pack(make_pack(tmp_path, event_card(
+        "until end of round:\n  opponent has bonus 2")))
+    assert codes(loaded) == []
+
+
+def test_e331_offers_names_that_hide_nothing(tmp_path):
+    loaded = check_pack(make_pack(tmp_path, event_card(
+        "until end of round:\n  whenever scored(who):\n    player gains 1 gold")))
+    (d,) = loaded.report.errors
+    assert d.code == "E331" and "whenever scored(player_now, amount)" in d.hint
+
+
+def test_a_reaction_naming_its_value_player_in_a_card_event_hides_the_card_s_player(tmp_path):
+    loaded = check_pack(make_pack(tmp_path, event_card(
+        "until end of round:\n  whenever scored(player, amount):\n    player gains 1 gold")))
+    (d,) = loaded.report.errors
+    assert d.code == "E333" and "names its value 'player'" in d.message
+    assert "whenever scored(player_now, amount)" in d.hint
