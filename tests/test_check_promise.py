@@ -21,6 +21,7 @@ from hustings.dsl import pack as pack_module
 from hustings.dsl import yamlsource
 from hustings.dsl.diagnostics import Diagnostic, Report, Source, excerpt
 from hustings.dsl.loading import check_pack, load_pack
+from hustings.dsl.scenarios import run_paths
 from hustings.dsl.textbounds import too_deep, visible
 from hustings.interpreter import codegen
 from hustings.interpreter.budget import (
@@ -33,6 +34,7 @@ from hustings.interpreter.budget import (
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game
 from hustings.interpreter.unit import Unit
+from hustings.tools.cli import main as cli_main
 
 MEMORY = 500 * 2**20  # what a refusal may use, at most (acceptance of issue 40)
 GUARD = 120  # seconds: only so a regression cannot hang the test run
@@ -413,3 +415,46 @@ def test_a_reaction_naming_its_value_player_in_a_card_event_hides_the_card_s_pla
     (d,) = loaded.report.errors
     assert d.code == "E333" and "names its value 'player'" in d.message
     assert "whenever scored(player_now, amount)" in d.hint
+
+
+# ---- the scenario runner counts what it cannot read -----------------------------------
+TWO_SCENARIOS = """\
+scenarios:
+  - name: fine
+    steps:
+      - expect: {counters: {gold: {ann: 3}}}
+  - name: misspelt
+    stesp: []
+"""
+
+
+def test_a_scenario_with_an_invalid_key_is_counted_failed_and_the_others_run(tmp_path):
+    pack = make_pack(tmp_path, CARDS)
+    path = tmp_path / "s.yaml"
+    path.write_text(TWO_SCENARIOS)
+    outcomes, report = run_paths([path], pack)
+    assert [(o.name, o.ok, o.skipped) for o in outcomes] == [
+        ("fine", True, False), ("misspelt", False, True)]
+    (d,) = report.errors
+    assert (d.source.line, d.source.column) == (6, 5) and "stesp" in d.message
+
+
+def test_a_scenario_file_that_cannot_be_read_is_counted_failed(tmp_path):
+    pack = make_pack(tmp_path, CARDS)
+    (tmp_path / "broken.yaml").write_text("scenarios: [\n")
+    (tmp_path / "shape.yaml").write_text("scenario:\n  - name: x\n")
+    outcomes, report = run_paths([tmp_path / "broken.yaml", tmp_path / "shape.yaml"], pack)
+    assert [(Path(o.path).name, o.ok, o.skipped) for o in outcomes] == [
+        ("broken.yaml", False, True), ("shape.yaml", False, True)]
+    assert [(Path(d.source.path).name, d.code) for d in report.errors] == [
+        ("broken.yaml", "E101"), ("shape.yaml", "E102")]
+
+
+def test_hustings_scenario_says_what_it_did_not_run_and_fails(tmp_path, capsys):
+    pack = make_pack(tmp_path, CARDS)
+    path = tmp_path / "s.yaml"
+    path.write_text(TWO_SCENARIOS)
+    assert cli_main(["scenario", "--pack", str(pack), str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"SKIP misspelt ({path}:5:5)" in out
+    assert f"1 passed, 1 failed (1 not run, counted as failed: misspelt ({path}:5:5))" in out
