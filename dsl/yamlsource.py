@@ -30,7 +30,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError
-from ruamel.yaml.events import AliasEvent
+from ruamel.yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
 from ruamel.yaml.resolver import VersionedResolver
 
 try:  # libyaml's parser (ruamel.yaml.clib); without it the pure-Python one reads alone
@@ -38,7 +38,13 @@ try:  # libyaml's parser (ruamel.yaml.clib); without it the pure-Python one read
 except ImportError:  # pragma: no cover - an interpreter the C parser is not built for
     CParser = None
 
-from ..interpreter.budget import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING, MAX_PACK_BYTES
+from ..interpreter.budget import (
+    MAX_DIGITS,
+    MAX_FILE_BYTES,
+    MAX_NESTING,
+    MAX_PACK_BYTES,
+    MAX_PACK_VALUES,
+)
 from .diagnostics import Report, Source
 from .textbounds import CONTROL, control_name, control_offset, too_deep
 
@@ -179,6 +185,7 @@ class _PackBytes:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.total = 0
+        self.values = 0  # YAML values (scalars, mappings, lists) of the files read
 
 
 _READING: ContextVar[_PackBytes | None] = ContextVar("hustings_pack_bytes", default=None)
@@ -194,6 +201,39 @@ def pack_reading(limit: int | None = None) -> Iterator[None]:
         yield
     finally:
         _READING.reset(token)
+
+
+def _count_values(text: str, display: str, report: Report) -> None:
+    """Add the YAML values of a file to the pack's total, counted by libyaml's parser
+    before anything is built of them (building them is what costs: a 900 KB file of
+    small mappings took over ten seconds). Past MAX_PACK_VALUES: E140 at the value
+    that crossed it, and PackTooLarge. Without libyaml only the bytes are counted."""
+    reading = _READING.get()
+    if reading is None or CParser is None:
+        return
+    parser = CParser(text)
+    try:
+        while parser.check_event():
+            event = parser.get_event()
+            if event.__class__ in _VALUES:
+                reading.values += 1
+                if reading.values > MAX_PACK_VALUES:
+                    mark = event.start_mark
+                    report.error(Source(display, mark.line + 1, mark.column + 1), "E140",
+                                 f"with this file the pack and its mods hold more than "
+                                 f"{MAX_PACK_VALUES:,} YAML values (keys, values, items)",
+                                 "make the content smaller: a real pack is far below this "
+                                 "(Campaign Trail holds about 8,500)", quote=False)
+                    raise PackTooLarge(report)
+    except PackTooLarge:
+        raise
+    except Exception:  # noqa: BLE001 - not well-formed: the loader says what is wrong
+        return
+    finally:
+        parser.dispose()
+
+
+_VALUES = (ScalarEvent, MappingStartEvent, SequenceStartEvent)
 
 
 def _count_bytes(size: int, src: Source, report: Report) -> None:
@@ -314,6 +354,7 @@ def read_yaml(path: Path, display: str, report: Report, root: Path | None = None
         return None
     if not _text_within_bounds(text, display, report):
         return None
+    _count_values(text, display, report)
     try:
         # Pack and mod content (read with a root) may not use aliases; scenario files
         # (read without one) still may, as the shipped scenarios do.

@@ -39,6 +39,10 @@ MAX_DIGITS = 18
 # is parsed): reading and compiling 1 MB of cards takes seconds, and the largest shipped
 # pack reads about 180 KB (1960 with all nine of its mods: about 140 KB).
 MAX_PACK_BYTES = 1_500_000
+# ... and the YAML values (each key, scalar, mapping and list) they hold, counted by
+# libyaml's parser before any is built: building costs per value (Campaign Trail, the
+# largest shipped pack, holds about 8,500; 1960 about 4,200, its mods 600 more).
+MAX_PACK_VALUES = 100_000
 # ---- setting a game up -----------------------------------------------------------
 # A call of a small pure function is written in where it is called (codegen.Inliner).
 # The size it would be written in is known before it is written: a call larger than

@@ -9,6 +9,7 @@ generous guard on the child."""
 
 from __future__ import annotations
 
+import re
 import resource
 import subprocess
 import sys
@@ -28,6 +29,7 @@ from hustings.interpreter.budget import (
     MAX_FUNCTION_NODES,
     MAX_NESTING,
     MAX_PACK_BYTES,
+    MAX_PACK_VALUES,
     MAX_SETUP_NODES,
     MAX_WRITTEN_IN,
 )
@@ -301,13 +303,26 @@ def bomb_pack(root: Path, files: int, size: int) -> Path:
     return make_pack(root, CARDS, rules=rules, manifest=text)
 
 
-def test_three_900_kb_card_files_are_refused_at_the_file_that_crosses_the_total(tmp_path):
-    pack = bomb_pack(tmp_path, 3, 900_000)
+def test_three_900_kb_card_files_are_refused_before_the_first_is_built(tmp_path):
+    pack = bomb_pack(tmp_path, 3, 900_000)  # about 118,000 YAML values a file
     done = check_in_child(pack, tmp_path)
     assert done.returncode == 1
-    assert "more1.yaml:1:1: error[E140]" in done.stdout  # 900 KB fit; the second does not
+    (line,) = [x for x in done.stdout.splitlines() if "error[" in x]
+    # the value past the total is found by libyaml's parser, before ruamel builds any
+    assert re.search(r"more0\.yaml:\d+:\d+: error\[E140\]: .* more than "
+                     + f"{MAX_PACK_VALUES:,}", line)
+    assert "more1.yaml" not in done.stdout  # the load stopped there: nothing more read
+
+
+def test_files_past_the_total_size_are_refused_at_the_file_that_crosses_it(tmp_path):
+    pack = bomb_pack(tmp_path, 2, 10)  # two small card files
+    big = pack / "more1.yaml"
+    big.write_text(big.read_text() + "# " + "x" * 900_000 + "\n")  # bytes, not values
+    (pack / "more0.yaml").write_text((pack / "more0.yaml").read_text()
+                                     + "# " + "x" * 900_000 + "\n")
+    done = check_in_child(pack, tmp_path)
+    assert "more1.yaml:1:1: error[E140]" in done.stdout
     assert f"more than the {MAX_PACK_BYTES:,}" in done.stdout
-    assert "more2.yaml" not in done.stdout  # the load stopped there: nothing more read
 
 
 def test_a_mod_counts_towards_its_pack_s_total(tmp_path, monkeypatch):
@@ -320,6 +335,21 @@ def test_a_mod_counts_towards_its_pack_s_total(tmp_path, monkeypatch):
     (d,) = loaded.report.errors
     assert d.code == "E140" and d.source.path.endswith("50-big.yaml")
     assert loaded.program is None
+
+
+def test_values_are_counted_only_with_libyaml_and_only_while_a_pack_loads(tmp_path,
+                                                                          monkeypatch):
+    if yamlsource.CParser is None:
+        pytest.skip("libyaml's parser (ruamel.yaml.clib) is not installed: bytes only")
+    path = tmp_path / "many.yaml"
+    path.write_text("a: [" + ", ".join("1" for _ in range(50)) + "]\n")
+    monkeypatch.setattr(yamlsource, "MAX_PACK_VALUES", 10)
+    assert yamlsource.read_yaml(path, "many.yaml", Report()) is not None  # no pack: no total
+    report = Report()
+    with yamlsource.pack_reading(), pytest.raises(yamlsource.PackTooLarge):
+        yamlsource.read_yaml(path, "many.yaml", report)
+    (d,) = report.errors  # the 11th value: the mapping, `a`, the list, its 8th item
+    assert d.code == "E140" and (d.source.line, d.source.column) == (1, 26)
 
 
 def test_the_shipped_packs_are_far_below_the_total():
