@@ -222,8 +222,8 @@ def _count_values(text: str, display: str, report: Report) -> None:
                     report.error(Source(display, mark.line + 1, mark.column + 1), "E140",
                                  f"with this file the pack and its mods hold more than "
                                  f"{MAX_PACK_VALUES:,} YAML values (keys, values, items)",
-                                 "make the content smaller: a real pack is far below this "
-                                 "(Campaign Trail holds about 8,500)", quote=False)
+                                 "make the content smaller: the largest shipped pack holds "
+                                 "about 8,500 values", quote=False)
                     raise PackTooLarge(report)
     except PackTooLarge:
         raise
@@ -245,8 +245,8 @@ def _count_bytes(size: int, src: Source, report: Report) -> None:
     if reading.total > reading.limit:
         report.error(src, "E140", f"with this file the pack and its mods are "
                      f"{reading.total:,} bytes, more than the {reading.limit:,} a pack may "
-                     "have in all", "make the content smaller: a real pack is far below "
-                     "this (1960 with all its mods is about 140 KB)", quote=False)
+                     "have in all", "make the content smaller: the largest shipped pack reads "
+                     "about 180 KB", quote=False)
         raise PackTooLarge(report)
 
 

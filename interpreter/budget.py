@@ -37,11 +37,11 @@ MAX_FILE_BYTES = 1_000_000
 MAX_DIGITS = 18
 # The content files of a pack and its mods together, counted as each is read (before it
 # is parsed): reading and compiling 1 MB of cards takes seconds, and the largest shipped
-# pack reads about 180 KB (1960 with all nine of its mods: about 140 KB).
+# pack reads about 180 KB (docs/diagnostics.md, E140, has the figures).
 MAX_PACK_BYTES = 1_500_000
 # ... and the YAML values (each key, scalar, mapping and list) they hold, counted by
-# libyaml's parser before any is built: building costs per value (Campaign Trail, the
-# largest shipped pack, holds about 8,500; 1960 about 4,200, its mods 600 more).
+# libyaml's parser before any is built: building costs per value (the largest shipped
+# pack holds about 8,500).
 MAX_PACK_VALUES = 100_000
 # ---- setting a game up -----------------------------------------------------------
 # A call of a small pure function is written in where it is called (codegen.Inliner).
