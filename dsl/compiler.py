@@ -119,6 +119,12 @@ class Compiler:
         self.spots: set[tuple[str, int, int]] = set()  # where errors were reported
         self.missing_phrases: set[str] = set()  # library procedures already reported missing
         self.reaction_blocks: list[int] = []  # blocks that reactions run
+        # The announcement graph (soundness.py): (what runs, the announcement it announces,
+        # where); (the reaction, the announcement it reacts to, where); (what runs, the
+        # procedure it calls, where), a reaction's calls its own, not its block's owner's.
+        self.announces: list[tuple[str, str, Source]] = []
+        self.reacts: list[tuple[str, str, Source]] = []
+        self.runs: list[tuple[str, str, Source]] = []
         # While compiling a mod's replacement or extension: the hidden name of the
         # procedure or function it builds on (what `original` calls).
         self.original: str | None = None
@@ -219,6 +225,7 @@ class _Unit(TypeChecks):
         self.local_kinds: dict[str, str] = {}  # locals bound once, whose kind is known
         self.rebound: set[str] = set()
         self.saying = False  # within `say`: a bare word there may be meant as text
+        self.reacting: str | None = None  # within a `whenever`'s body: the reaction
 
     # ---- positions and errors --------------------------------------------
     def where(self, node) -> Source:
@@ -312,6 +319,7 @@ class _Unit(TypeChecks):
                        did_you_mean(proc, self.sym.procedures) or "define it under `procedures:`")
             return
         self.c.calls.append((self.owner, proc, self.where(node)))
+        self.c.runs.append((self.reacting or self.owner, proc, self.where(node)))
         optional = self.sym.defaults.get(proc, set())
         missing = [p for p in params if p not in given and p not in optional]
         extra = [a for a in given if a not in params]
@@ -388,6 +396,7 @@ class _Unit(TypeChecks):
                            f"define `{proc}` ({', '.join(PHRASES[proc])}) under `procedures:`")
             return ("call", proc, [])
         self.c.calls.append((self.owner, proc, self.where(node)))
+        self.c.runs.append((self.reacting or self.owner, proc, self.where(node)))
         return ("call", proc, list(args.items()))
 
     def s_add_phrase(self, who, modal, total, amount, pool, targets, per):
@@ -646,6 +655,7 @@ class _Unit(TypeChecks):
                        f"write `announce {name}({', '.join(p + ': ...' for p in params)})`")
             return []
         values = dict(given)
+        self.c.announces.append((self.reacting or self.owner, str(name), self.where(name)))
         return ("announce", str(name), [(p, self.expr(values[p])) for p in params])
 
     def s_whenever_stmt(self, name, renames, cond, block):
@@ -659,31 +669,43 @@ class _Unit(TypeChecks):
             return []
         names = [str(r) for r in renames.children] if renames is not None else list(params)
         if len(names) != len(params):
+            # the names offered must not hide a local name (a card's `player`) either
             self.error(renames, "E331", f"'{name}' announces {len(params)} values "
                        f"({', '.join(params)}), not {len(names)}",
-                       f"write `whenever {name}({', '.join(params)})`")
+                       f"write `whenever {name}({', '.join(self._unhidden(params))})`")
             return []
-        if renames is None:
-            hidden = [p for p in params if p in self.scope]
-            if hidden:
-                self.error(name, "E333", f"'{name}' announces '{hidden[0]}', which would hide "
-                           f"the local name '{hidden[0]}' here",
-                           f"name its values yourself: `whenever {name}("
-                           + ", ".join(p + "_now" if p in hidden else p for p in params) + ")`")
-                return []
+        hidden = [r for r in names if r in self.scope]
+        if hidden:
+            own = "announces" if renames is None else "names its value"
+            self.error(name if renames is None else renames, "E333",
+                       f"'{name}' {own} '{hidden[0]}', which would hide the local name "
+                       f"'{hidden[0]}' here", f"name its values yourself: `whenever {name}("
+                       + ", ".join(self._unhidden(names)) + ")`")
+            return []
         outer_scope = set(self.scope)
         for r in names:
             self.bind(renames.children[names.index(r)] if renames is not None else r)
         c = self.expr(cond) if cond is not None else None
         duration, uses = self.duration, self.uses
         self.duration = self.uses = None  # the body is a reaction, not a lasting effect
+        reacting, at = self.reacting, self.where(name)
+        if uses is None:  # a reaction that is used up spends a use before it runs: it ends
+            self.reacting = f"whenever {name} at {at}"
+            self.c.reacts.append((self.reacting, str(name), at))
+        else:
+            self.reacting = f"used-up whenever {name} at {at}"
         bid = self.block(block.children)
+        self.reacting = reacting
         self.duration, self.uses = duration, uses
         self.scope = outer_scope
         self.c.blocks[bid].insert(0, ("guard", c, uses is not None))
         self.c.positions[bid].insert(0, str(self.where(name)))
         self.c.reaction_blocks.append(bid)
         return ("whenever", str(name), bid, names, duration, uses)
+
+    def _unhidden(self, names: list[str]) -> list[str]:
+        """The names, each that would hide a local name here given `_now`."""
+        return [n + "_now" if n in self.scope else n for n in names]
 
     def _effect_hint(self, n: str) -> str:
         """E312's hint (see `unknown_hint`)."""
@@ -712,7 +734,18 @@ class _Unit(TypeChecks):
             self.error(name, "E312", f"unknown effect '{n}'", self._effect_hint(n))
             return []
         return ("effect", self.player(who, "who has the effect"), n,
-                self.expr(value) if value else None, self.duration)
+                self._effect_value(value, n) if value else None, self.duration)
+
+    def _effect_value(self, node, n: str) -> tuple:
+        """An effect's value, of the kind the effect adds up: a number, or (an effect
+        declared `values: names`) a name; a value known to be of another kind is E320 here
+        rather than a failure in play where the effect is read."""
+        if n not in self.sym.list_effects:
+            return self.number(node, f"the value of the effect `{n}`")
+        e = self.expr(node)
+        self.expect(node, e, f"the value of the effect `{n}` (it lists names)", "text",
+                    "place", "player", "pool", "zone")
+        return e
 
     def s_expire_stmt(self, duration):
         d = str(duration)

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .textbounds import visible
+
 
 @dataclass(frozen=True)
 class Source:
@@ -52,8 +54,9 @@ class Diagnostic:
     quote: bool = True
 
     def __str__(self) -> str:
+        # content (a name, a file's name) may hold a control character: shown as its escape
         text = f"{self.source}: {self.severity}[{self.code}]: {self.message}"
-        return f"{text}\n  hint: {self.hint}" if self.hint else text
+        return visible(f"{text}\n  hint: {self.hint}" if self.hint else text)
 
 
 @dataclass
@@ -84,9 +87,10 @@ _LONG_WORD = re.compile(r"\S{61,}")
 def shorten(text: str) -> str:
     """Cut any run of more than 60 characters without a space (a quoted value, a
     number of 4,000 digits), so a message never carries more than a short excerpt.
-    File paths (with `/`) are kept whole: they say where to look."""
+    File paths (with `/`) are kept whole: they say where to look. A control character
+    (from content) is shown as its escape: a message goes to a terminal."""
     return _LONG_WORD.sub(lambda m: m.group() if "/" in m.group() else m.group()[:57] + "...",
-                          text[:2000])
+                          visible(text[:2000]))
 
 
 def closest(word: str, candidates: Iterable[Any], cutoff: float = 0.6) -> str | None:
@@ -153,8 +157,10 @@ def excerpt(d: Diagnostic, limit_bytes: int = 1_000_000) -> tuple[str, int] | No
     lines = raw.decode("utf-8", errors="replace").splitlines()
     if not 1 <= d.source.line <= len(lines):
         return None
-    line = lines[d.source.line - 1].expandtabs()
+    # control characters shown as escapes (the line goes to a terminal), the caret's
+    # offset moved with them
     raw_line = lines[d.source.line - 1]
-    offset = len(raw_line[:max(d.source.column - 1, 0)].expandtabs())
+    line = visible(raw_line.expandtabs())
+    offset = len(visible(raw_line[:max(d.source.column - 1, 0)].expandtabs()))
     start = max(0, min(offset - EXCERPT_CHARS // 2, len(line) - EXCERPT_CHARS))
     return line[start:start + EXCERPT_CHARS], offset - start

@@ -8,8 +8,8 @@ content is refused at the form that changed, with the change, its fix and the co
 that makes the fix (`hustings upgrade PATH`, tools/commands/upgrade.py).
 
 Diagnostic codes:
-  E140  the content declares a language newer than this engine knows
-  E141  a form whose meaning changed since the content's language (`move P to PLACE`
+  E150  the content declares a language newer than this engine knows
+  E151  a form whose meaning changed since the content's language (`move P to PLACE`
         of a player the board gives no token, in language 1)
 """
 
@@ -50,10 +50,10 @@ def change(name: str) -> Change:
 
 
 def check_declared(f: YamlFile, language: int, report: Report) -> bool:
-    """E140 unless this engine knows `language`; true when it does."""
+    """E150 unless this engine knows `language`; true when it does."""
     if language <= CURRENT:
         return True
-    report.error(f.value_source("language"), "E140",
+    report.error(f.value_source("language"), "E150",
                  f"this content is written in language {language}, and this hustings reads "
                  f"languages 1 to {CURRENT}",
                  "install a newer hustings (docs/language-changes.md lists the versions)")
@@ -76,7 +76,7 @@ def languages_by_file(pack_language: int,
 
 def check_token_moves(moves: Iterable[Source], language_of: Callable[[str], int],
                       players: list[str], tokens: dict[str, str], report: Report) -> None:
-    """E141 at each `move P to PLACE` of language-1 content while a player has no token.
+    """E151 at each `move P to PLACE` of language-1 content while a player has no token.
 
     Language 1 gave such a player a token at their first move; a game's state now holds
     the tokens the board declares and no others (interpreter/invariants.py), so that
@@ -90,7 +90,7 @@ def check_token_moves(moves: Iterable[Source], language_of: Callable[[str], int]
         if language_of(where.path) >= tokens_change.version:
             continue
         report.error(
-            where, "E141",
+            where, "E151",
             f"this moves a token, and the board gives none to {', '.join(without)}: since "
             f"language {tokens_change.version}, {tokens_change.now} (in language 1, which "
             f"this content is written in, {tokens_change.before})",

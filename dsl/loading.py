@@ -74,7 +74,13 @@ def check_pack(path: Path | str | None = None, options: dict[str, bool] | None =
 
         parser.remember_trees(True)
         _once.keeping = True
-    loaded = compile_pack(root, options, mods)
+    from .yamlsource import PackTooLarge, pack_reading
+
+    try:
+        with pack_reading():  # the pack and its mods, within one total size
+            loaded = compile_pack(root, options, mods)
+    except PackTooLarge as e:
+        return Loaded(None, e.report, PackStats())
     if name is not None and loaded.program is not None:
         loaded = packcache.store(name, loaded)
     return loaded

@@ -26,6 +26,7 @@ from .fields import (
 from .graph import check_graph, path_lengths
 from .loading import Loaded, ModPaths, PackStats, builtin_pack
 from .mods import ModStack, node_source
+from .soundness import check_announcement_cycles, check_function_sizes
 from .validation import read_cards, validate
 from .view import check_view
 from .yamlsource import YamlFile, confined_entry, read_yaml
@@ -144,7 +145,7 @@ class _Loader:
         return self.compile(manifest, board, cards, rules, options)
 
     def languages_known(self, manifest: PackManifest) -> bool:
-        """E140 for the pack or a mod written in a language newer than this engine's."""
+        """E150 for the pack or a mod written in a language newer than this engine's."""
         known = [language.check_declared(self.manifest_file, manifest.language, self.report)]
         known += [language.check_declared(mod.file, mod.manifest.language, self.report)
                   for mod in self.mods.mods]
@@ -514,15 +515,16 @@ class _Loader:
 
     def compile_functions(self, comp: Compiler, manifest, symbols, texts) -> dict:
         """The pack's functions and its texts (functions that make a label), by name."""
-        functions = {}
+        functions, sources = {}, {}
         for name, fn, f, node in self.functions:
             comp.original = self.mods.bases.get(id(fn))
             params = symbols.functions[name]
-            expr = comp.compile_expression(fn.expr, f.text_source(node, "expr"), "fn " + name,
-                                           params)
+            sources[name] = f.text_source(node, "expr")
+            expr = comp.compile_expression(fn.expr, sources[name], "fn " + name, params)
             if expr is not None:
                 functions[name] = (params, expr)
         comp.original = None
+        check_function_sizes(functions, sources, self.report)
         for name, text in texts.items():
             expr = self.compile_text_def(comp, manifest, name, text)
             if expr is not None:
@@ -586,6 +588,7 @@ class _Loader:
         complete = not self.left_out and not any(d.code in ("E201", "E205")
                                                  for d in self.report.errors)
         check_graph(comp, manifest.entry, self.report, defined, warn_unused=complete)
+        check_announcement_cycles(comp, self.report)
         check_view(manifest, self.manifest_file, self.report, symbols.functions,
                    attributes, set(kinds))
 
@@ -678,6 +681,8 @@ class _Loader:
                                           params)
             if block is not None:
                 out.setdefault(reaction.whenever, []).append(block)
+                comp.reacts.append(("reaction " + name, reaction.whenever,
+                                    f.key_source("reactions", name)))
         return out
 
     def agents(self, manifest, functions) -> dict[str, Any]:

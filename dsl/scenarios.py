@@ -41,6 +41,8 @@ class Outcome:
     game: Game | None = None
     # Each failure as a diagnostic: where it is written, its code (if it has one), its hint.
     problems: list[Diagnostic] = field(default_factory=list)
+    # Not run: the scenario (or its whole file) could not be read. It counts as failed.
+    skipped: bool = False
 
     @property
     def ok(self) -> bool:
@@ -66,13 +68,43 @@ def parse_source(where: str) -> Source:
 
 
 def load_scenarios(path: Path, report: Report) -> list[tuple[Scenario, str]]:
+    """The scenarios of a file that can be read (see `read_scenarios`)."""
+    return read_scenarios(path, report)[0]
+
+
+def read_scenarios(path: Path, report: Report) -> tuple[list[tuple[Scenario, str]],
+                                                         list[Outcome]]:
+    """The scenarios of a file, with where each is written; and an Outcome, `skipped`,
+    for each that cannot be read (or one for the whole file): a scenario with one
+    invalid key is reported and counted as failed, and the others of its file run."""
     f = read_yaml(path, str(path), report)
     if f is None:
-        return []
-    parsed = validate(ScenarioFile, f, report)
-    if parsed is None:
-        return []
-    return [(sc, str(f.key_source("scenarios", i))) for i, sc in enumerate(parsed.scenarios)]
+        return [], [_skipped(str(path), str(path), "the file cannot be read")]
+    parsed = validate(ScenarioFile, f, Report())
+    if parsed is not None:
+        return [(sc, str(f.key_source("scenarios", i)))
+                for i, sc in enumerate(parsed.scenarios)], []
+    items = f.node("scenarios")
+    if not isinstance(items, list) or not isinstance(f.data, dict) or len(f.data) != 1:
+        validate(ScenarioFile, f, report)  # says what is wrong with the file's shape
+        return [], [_skipped(str(path), str(path), "the file is not a list of `scenarios:`")]
+    good, bad = [], []
+    for i, item in enumerate(items):
+        where = str(f.key_source("scenarios", i))
+        sc = validate(Scenario, f, report, item, ("scenarios", i))
+        if sc is not None:
+            good.append((sc, where))
+            continue
+        name = item.get("name") if isinstance(item, dict) else None
+        shown = name if isinstance(name, str) else f"scenario {i + 1} of {path.name}"
+        bad.append(_skipped(shown, where, "the scenario does not fit the scenario schema"))
+    return good, bad
+
+
+def _skipped(name: str, where: str, why: str) -> Outcome:
+    out = Outcome(name, where, skipped=True)
+    out.fail(f"not run: {why} (see the diagnostics above)")
+    return out
 
 
 def scenario_files(paths: list[Path]) -> list[Path]:
@@ -425,15 +457,18 @@ def in_force(bad: list[str], present: set, wanted: list, unwanted: list, what: s
 def run_paths(paths: list[Path], pack: Path | None = None, mods: list[Path] | tuple = (),
               options: dict[str, bool] | None = None) -> tuple[list[Outcome], Report]:
     """Run every scenario in `paths`. `options` (`hustings scenario --option`) apply to all
-    scenarios; a scenario's own `options:` win over them."""
+    scenarios; a scenario's own `options:` win over them. A scenario or file that cannot be
+    read is an outcome too: failed, `skipped`, its diagnostics in the report."""
     report = Report()
     runner = Runner(pack, mods, options)
     outcomes = []
     for path in scenario_files(paths):
         file_mods = runner.mods_for(path)
         file_pack = runner.pack_for(path)
-        for sc, where in load_scenarios(path, report):
+        scenarios, skipped = read_scenarios(path, report)
+        for sc, where in scenarios:
             outcomes.append(runner.run(sc, where, file_mods, file_pack))
+        outcomes.extend(skipped)  # each counts as failed
     if not scenario_files(paths):
         report.error(Source(str(paths[0]) if paths else "."), "E501", "no scenario files found")
     return outcomes, report

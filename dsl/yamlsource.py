@@ -4,9 +4,14 @@ A YAML syntax error is reported at the line that breaks the structure, with a
 hint for the usual slips (indentation, an unclosed bracket, a tab).
 
 Content is untrusted, so reading is guarded: only regular files inside the
-pack's (or mod's) own folder are opened, never more than MAX_FILE_BYTES, YAML
-aliases are refused (a few hundred bytes of aliases can expand to gigabytes),
-and a number longer than MAX_DIGITS digits is a diagnostic.
+pack's (or mod's) own folder are opened, never more than MAX_FILE_BYTES, and
+while a pack loads (`pack_reading`) never more than MAX_PACK_BYTES for the pack and
+its mods together, each file counted before it is parsed. Before a parser reads a
+text, its nesting is measured (a parser recurses once per level: libyaml's crashes
+the process) and control characters are refused (textbounds.py). YAML aliases are
+refused (a few hundred bytes of aliases can expand to gigabytes), a number longer
+than MAX_DIGITS digits is a diagnostic, and so is a control character in any string
+the YAML builds (an escape such as `"\\e"`).
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ import math
 import os
 import re
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +30,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError
-from ruamel.yaml.events import AliasEvent
+from ruamel.yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
 from ruamel.yaml.resolver import VersionedResolver
 
 try:  # libyaml's parser (ruamel.yaml.clib); without it the pure-Python one reads alone
@@ -30,11 +38,15 @@ try:  # libyaml's parser (ruamel.yaml.clib); without it the pure-Python one read
 except ImportError:  # pragma: no cover - an interpreter the C parser is not built for
     CParser = None
 
-from ..interpreter.budget import MAX_DIGITS, MAX_FILE_BYTES
+from ..interpreter.budget import (
+    MAX_DIGITS,
+    MAX_FILE_BYTES,
+    MAX_NESTING,
+    MAX_PACK_BYTES,
+    MAX_PACK_VALUES,
+)
 from .diagnostics import Report, Source
-
-# Deepest nesting of mappings and lists a content file may use.
-MAX_NESTING = 64
+from .textbounds import CONTROL, control_name, control_offset, too_deep
 
 # Files parsed cleanly, by (display name, bytes): kept only while a tool that loads many
 # near-identical packs (the content fuzzer) turns it on with `remember_files(True)`.
@@ -160,6 +172,84 @@ class YamlFile:
 
 
 # ---- reading --------------------------------------------------------------------
+class PackTooLarge(Exception):
+    """The files of a pack and its mods went past MAX_PACK_BYTES: the load stops, so
+    nothing more is parsed or compiled. Carries the report holding the diagnostic."""
+
+    def __init__(self, report: Report) -> None:
+        super().__init__("the pack is too large")
+        self.report = report
+
+
+class _PackBytes:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.total = 0
+        self.values = 0  # YAML values (scalars, mappings, lists) of the files read
+
+
+_READING: ContextVar[_PackBytes | None] = ContextVar("hustings_pack_bytes", default=None)
+
+
+@contextmanager
+def pack_reading(limit: int | None = None) -> Iterator[None]:
+    """Within it, the content files read count towards one total of at most `limit`
+    (default MAX_PACK_BYTES) bytes; the file that would cross it is reported (E140) and
+    PackTooLarge raised."""
+    token = _READING.set(_PackBytes(MAX_PACK_BYTES if limit is None else limit))
+    try:
+        yield
+    finally:
+        _READING.reset(token)
+
+
+def _count_values(text: str, display: str, report: Report) -> None:
+    """Add the YAML values of a file to the pack's total, counted by libyaml's parser
+    before anything is built of them (building them is what costs: a 900 KB file of
+    small mappings took over ten seconds). Past MAX_PACK_VALUES: E140 at the value
+    that crossed it, and PackTooLarge. Without libyaml only the bytes are counted."""
+    reading = _READING.get()
+    if reading is None or CParser is None:
+        return
+    parser = CParser(text)
+    try:
+        while parser.check_event():
+            event = parser.get_event()
+            if event.__class__ in _VALUES:
+                reading.values += 1
+                if reading.values > MAX_PACK_VALUES:
+                    mark = event.start_mark
+                    report.error(Source(display, mark.line + 1, mark.column + 1), "E140",
+                                 f"with this file the pack and its mods hold more than "
+                                 f"{MAX_PACK_VALUES:,} YAML values (keys, values, items)",
+                                 "make the content smaller: the largest shipped pack holds "
+                                 "about 8,500 values", quote=False)
+                    raise PackTooLarge(report)
+    except PackTooLarge:
+        raise
+    except Exception:  # noqa: BLE001 - not well-formed: the loader says what is wrong
+        return
+    finally:
+        parser.dispose()
+
+
+_VALUES = (ScalarEvent, MappingStartEvent, SequenceStartEvent)
+
+
+def _count_bytes(size: int, src: Source, report: Report) -> None:
+    """Add a file's size to the pack's total, before the file is read."""
+    reading = _READING.get()
+    if reading is None:
+        return
+    reading.total += size
+    if reading.total > reading.limit:
+        report.error(src, "E140", f"with this file the pack and its mods are "
+                     f"{reading.total:,} bytes, more than the {reading.limit:,} a pack may "
+                     "have in all", "make the content smaller: the largest shipped pack reads "
+                     "about 180 KB", quote=False)
+        raise PackTooLarge(report)
+
+
 def outside(root: Path, target: Path) -> bool:
     """True when `target` (after following symlinks and `..`) is not inside `root`."""
     try:
@@ -213,6 +303,7 @@ def read_bounded(path: Path, src: Source, report: Report) -> bytes | None:
                      f"{MAX_FILE_BYTES:,} a content file may have",
                      "split it into several files", quote=False)
         return None
+    _count_bytes(info.st_size, src, report)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
@@ -261,6 +352,9 @@ def read_yaml(path: Path, display: str, report: Report, root: Path | None = None
         report.error(Source(display, line, col), "E100", "the file is not UTF-8 text",
                      "save the file as UTF-8", quote=False)
         return None
+    if not _text_within_bounds(text, display, report):
+        return None
+    _count_values(text, display, report)
     try:
         # Pack and mod content (read with a root) may not use aliases; scenario files
         # (read without one) still may, as the shipped scenarios do.
@@ -330,6 +424,26 @@ if CParser is not None:
             VersionedResolver.__init__(self, None, loader=self)
 
 
+def _text_within_bounds(text: str, display: str, report: Report) -> bool:
+    """No control character, and nesting within MAX_NESTING, found on the text itself:
+    before a parser (which would recurse once per level) reads it."""
+    at = control_offset(text)
+    if at is not None:
+        report.error(_offset_source(display, text, at), "E141",
+                     f"a control character ({control_name(text[at])}) in the file",
+                     "delete it: content is shown on terminals, where control characters "
+                     "act (clear the screen, set its title)", quote=False)
+        return False
+    deep = too_deep(text, MAX_NESTING)
+    if deep is not None:
+        report.error(Source(display, deep[0] + 1, deep[1] + 1), "E115",
+                     f"mappings and lists nest more than {MAX_NESTING} deep",
+                     "flatten the data (each indentation step, `- ` and bracket is a level)",
+                     quote=False)
+        return False
+    return True
+
+
 def _offset_source(display: str, text: str, offset: int) -> Source:
     line = text.count("\n", 0, offset) + 1
     return Source(display, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
@@ -372,7 +486,8 @@ def _first_alias(text: str) -> AliasEvent | None:
 
 
 def _check_values(data: Any, display: str, report: Report) -> bool:
-    """Numbers within MAX_DIGITS digits, finite, and nesting at most MAX_NESTING deep."""
+    """Numbers within MAX_DIGITS digits, finite, no control character in a string (a key
+    or a value), and nesting at most MAX_NESTING deep."""
     ok = True
     todo: list[tuple[Any, int]] = [(data, 0)]
     while todo:
@@ -384,6 +499,8 @@ def _check_values(data: Any, display: str, report: Report) -> bool:
             return False
         if isinstance(node, CommentedMap):
             items = [(_position(node, k, "value"), v) for k, v in node.items()]
+            keys = [(_position(node, k, "key"), k) for k in node if isinstance(k, str)]
+            ok = _no_control(keys, display, report) and ok
         elif isinstance(node, CommentedSeq):
             items = [(_position(node, i, "item"), v) for i, v in enumerate(node)]
         else:
@@ -391,11 +508,28 @@ def _check_values(data: Any, display: str, report: Report) -> bool:
         for (line, col), value in items:
             if isinstance(value, CommentedMap | CommentedSeq):
                 todo.append((value, depth + 1))
+            elif isinstance(value, str):
+                ok = _no_control([((line, col), value)], display, report) and ok
             elif _bad_number(value):
                 ok = False
                 report.error(Source(display, line + 1, col + 1), "E114",
                              f"{_number_text(value)} is not a number content may use",
                              f"numbers are finite and have at most {MAX_DIGITS} digits")
+    return ok
+
+
+def _no_control(strings: list[tuple[tuple[int, int], str]], display: str,
+                report: Report) -> bool:
+    """E141 for each string holding a control character (made by a YAML escape)."""
+    ok = True
+    for (line, col), text in strings:
+        found = CONTROL.search(text)
+        if found is not None:
+            ok = False
+            report.error(Source(display, line + 1, col + 1), "E141",
+                         f"a control character ({control_name(found.group())}) in the text",
+                         "delete the escape: content is shown on terminals, where control "
+                         "characters act (clear the screen, set its title)")
     return ok
 
 

@@ -35,6 +35,31 @@ MAX_TEXT = 100_000
 MAX_FILE_BYTES = 1_000_000
 # A number literal longer than this many digits is refused (2**63 has 19 digits).
 MAX_DIGITS = 18
+# The content files of a pack and its mods together, counted as each is read (before it
+# is parsed): reading and compiling 1 MB of cards takes seconds, and the largest shipped
+# pack reads about 180 KB (docs/diagnostics.md, E140, has the figures).
+MAX_PACK_BYTES = 1_500_000
+# ... and the YAML values (each key, scalar, mapping and list) they hold, counted by
+# libyaml's parser before any is built: building costs per value (the largest shipped
+# pack holds about 8,500).
+MAX_PACK_VALUES = 100_000
+# ---- setting a game up -----------------------------------------------------------
+# A call of a small pure function is written in where it is called (codegen.Inliner).
+# The size it would be written in is known before it is written: a call larger than
+# this (in expression nodes) is left a call, never expanded. The shipped packs' largest
+# is 759 nodes.
+MAX_WRITTEN_IN = 10_000
+# Nodes writing in may expand for one program while its game is set up, in all: past
+# it, calls are left calls. The shipped packs expand at most 19,038.
+MAX_SETUP_NODES = 200_000
+# `check` refuses a pure function whose body, every call in it written in, is larger
+# than this (E402): one call of it is about that much work, and writing it anywhere
+# would be too (a function doubling at each of 40 levels is 2**40 nodes).
+MAX_FUNCTION_NODES = 1_000_000
+
+# Deepest nesting of mappings and lists a content file may use; measured on the text
+# before a parser reads it (a parser recurses once per level).
+MAX_NESTING = 64
 
 
 @dataclass(frozen=True)

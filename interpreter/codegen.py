@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .budget import MAX_INT
+from .budget import MAX_INT, MAX_SETUP_NODES, MAX_WRITTEN_IN
 from .builtins import BUILTINS, EFFECTS, LIST_ARGUMENTS
 from .errors import RuleError
 from .runtime import ORDERED
@@ -446,11 +446,20 @@ class Inliner:
     body reads no other variable; the arguments are pure, so working one out where the
     body reads it (or twice, or not at all) gives what working it out first gave. The
     caller's shared subexpressions then reach into the body: a part of it that does
-    not depend on a loop's variable is worked out once for the whole loop."""
+    not depend on a loop's variable is worked out once for the whole loop.
+
+    Writing in is bounded before it starts: each function's size with every call in it
+    written in is known beforehand (`written_in_sizes`, worked out once per function), so
+    a call whose body would grow past MAX_WRITTEN_IN nodes is left a call without being
+    expanded, and the nodes expanded for one program are charged against
+    MAX_SETUP_NODES, past which every call is left a call. (Functions that double at
+    each level, forty deep, once took forever here, as the game was set up.)"""
 
     def __init__(self, functions: dict, pure: frozenset[str]) -> None:
         self.functions = functions
         self.pure = pure
+        self.sizes = written_in_sizes(functions, pure) if pure else {}
+        self.spent = 0  # nodes the calls written in so far were measured at
 
     def __call__(self, e: Any, looped: bool = False) -> Any:
         """`e` with its calls written in; `looped`: it is worked out once per item."""
@@ -490,8 +499,102 @@ class Inliner:
             return call
         if _has(body, lambda x: x[0] == "where") and any("it" in variables_read(a) for a in args):
             return call  # the argument's `it` would be the `where`'s item
+        size = call_size(self.sizes, name, params, args)
+        if size > MAX_WRITTEN_IN or self.spent + size > MAX_SETUP_NODES:
+            return call  # measured, not expanded: too large to write in, or nothing left
+        self.spent += size
         out = self.expand(body, dict(zip(params, args, strict=True)), looped)
         return out if _size(out) <= (LOOPED_INLINE_NODES if looped else INLINE_NODES) else call
+
+
+# ---- the size of a function with its calls written in, before writing any --------------
+# A size past this is as good as infinite (and keeps the numbers small).
+_HUGE = 1 << 62
+
+# A function's size written in: its nodes, and how many times each parameter is read.
+Measured = tuple[int, dict[str, int]]
+
+
+def written_in_sizes(functions: dict, pure: frozenset[str]) -> dict[str, Measured]:
+    """For each pure function, the size of its body with every call of a pure function in
+    it written in (as far as writing in could go: an upper bound), and how often each
+    parameter is then read: worked out from the functions it calls up, each once, so a
+    function doubling at each of forty levels costs forty steps, not 2**40."""
+    sizes: dict[str, Measured] = {}
+    for root in sorted(pure):
+        todo = [root]
+        while todo:  # depth first, without recursion: pure functions call no function back
+            name = todo[-1]
+            if name in sizes:
+                todo.pop()
+                continue
+            body = functions[name][1]
+            waiting = [c for c in pure_calls(body, pure) if c not in sizes]
+            if waiting:
+                todo.extend(waiting)
+                continue
+            sizes[name] = _measure(body, functions, sizes)
+            todo.pop()
+    return sizes
+
+
+def call_size(sizes: dict[str, Measured], name: str, params: list, args: list) -> int:
+    """The size a call of `name` with these arguments would be written in (an upper bound:
+    the larger of its body's, each parameter read replaced by its argument, and the call
+    left as it is)."""
+    total, reads = sizes.get(name, (_HUGE, {}))
+    kept = 1
+    for p, a in zip(params, args, strict=False):
+        n = _size(a)
+        kept += n
+        total += reads.get(p, 0) * (n - 1)
+    return min(max(total, kept), _HUGE)
+
+
+def pure_calls(e: Any, pure: frozenset[str]) -> list[str]:
+    """The pure functions `e` calls."""
+    out: list[str] = []
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        parts = _operands(x)
+        if parts is None:
+            continue
+        if x[0] == "fn" and x[1].__class__ is str and x[1] in pure:
+            out.append(x[1])
+        todo.extend(parts)
+    return out
+
+
+def _measure(e: Any, functions: dict, sizes: dict[str, Measured]) -> Measured:
+    """`e`'s size with its calls written in, and the reads of each variable in it."""
+    parts = _operands(e)
+    if parts is None:
+        return 1, {}
+    if e[0] == "var":
+        return 1, ({e[1]: 1} if e[1].__class__ is str else {})
+    measured = [_measure(p, functions, sizes) for p in parts]
+    size = 1 + sum(n for n, _ in measured)
+    reads: dict[str, int] = {}
+    for _, r in measured:
+        _add(reads, r, 1)
+    name = e[1] if e[0] == "fn" else None
+    if name.__class__ is str and name in sizes and len(functions[name][0]) == len(parts):
+        body, body_reads = sizes[name]
+        written: dict[str, int] = {}
+        for p, (n, r) in zip(functions[name][0], measured, strict=True):
+            times = body_reads.get(p, 0)
+            body += times * (n - 1)
+            _add(written, r, times)
+        size = max(size, body)  # an upper bound, whether it is written in or not
+        for k, v in written.items():
+            reads[k] = max(reads.get(k, 0), v)
+    return min(size, _HUGE), {k: min(v, _HUGE) for k, v in reads.items()}
+
+
+def _add(total: dict[str, int], more: dict[str, int], times: int) -> None:
+    for k, v in more.items():
+        total[k] = min(total.get(k, 0) + v * times, _HUGE)
 
 
 def _with_parts(e: Any, f: Callable[[Any], Any], only: tuple[int, ...] | None = None) -> Any:

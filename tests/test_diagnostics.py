@@ -720,7 +720,8 @@ DSL_CASES = [
      "did you mean `campaigned`?"),
     ("E331", "announce campaigned(player: player)", "campaigned", "place: ..."),
     ("E331", "until end of turn:\n  whenever campaigned(who):\n    player gains 1 momentum",
-     "(who)", "whenever campaigned(player, place)"),
+     # the card's own `player` is not offered: it would hide the card's player (E333)
+     "(who)", "whenever campaigned(player_now, place)"),
     ("E332", "whenever campaigned(who, where):\n  player gains 1 momentum", "campaigned",
      "reactions:"),
     ("E333", "until end of turn:\n  whenever campaigned:\n    player gains 1 momentum",

@@ -97,7 +97,7 @@ def test_a_mod_without_a_language_checks_plays_and_passes_its_old_scenarios(caps
     assert "7 passed, 0 failed" in capsys.readouterr().out
 
 
-def test_language_1_moving_a_token_the_board_does_not_give_is_E141_at_each_move(capsys):
+def test_language_1_moving_a_token_the_board_does_not_give_is_E151_at_each_move(capsys):
     assert main(["check", str(TRAVEL)]) == 1
     err = capsys.readouterr().out
     rules = TRAVEL / "rules" / "10-game.yaml"
@@ -106,15 +106,15 @@ def test_language_1_moving_a_token_the_board_does_not_give_is_E141_at_each_move(
              if line.strip().startswith("move ")]
     assert len(moves) == 3
     for line, col in moves:
-        assert f"10-game.yaml:{line}:{col}: error[E141]" in err
-    assert err.count("error[E141]") == 3
+        assert f"10-game.yaml:{line}:{col}: error[E151]" in err
+    assert err.count("error[E151]") == 3
     assert "the board gives none to kennedy, nixon" in err
     assert "`hustings upgrade PATH`" in err and "tokens:" in err
 
 
 def test_play_refuses_the_language_1_pack_before_its_first_move(capsys):
     assert main(["play", "--pack", str(TRAVEL), "--seed", "1", "--quiet"]) != 0
-    assert "E141" in capsys.readouterr().err
+    assert "E151" in capsys.readouterr().err
 
 
 def test_upgrade_check_reports_and_changes_nothing(tmp_path, capsys):
@@ -179,19 +179,19 @@ def test_upgrade_twice_changes_nothing_the_second_time(tmp_path, capsys):
 
 
 def test_a_pack_in_language_2_is_not_read_by_language_1_rules(tmp_path):
-    # The same rules declared language 2: no E141 (language 2's meaning applies).
+    # The same rules declared language 2: no E151 (language 2's meaning applies).
     folder = copy(TRAVEL, tmp_path)
     pack = folder / "pack.yaml"
     pack.write_text(pack.read_text().replace('version: "1.0.0"\n',
                                              'version: "1.0.0"\nlanguage: 2\n'))
-    assert [d for d in errors(folder) if d.code == "E141"] == []
+    assert [d for d in errors(folder) if d.code == "E151"] == []
 
 
 def test_a_board_giving_every_player_a_token_keeps_language_1_meaning(tmp_path):
     folder = copy(TRAVEL, tmp_path)
     board = folder / "board.yaml"
     board.write_text(board.read_text() + "tokens: {kennedy: MA, nixon: CA}\n")
-    # every moved player has a token: language 1 and 2 mean the same, so no E141
+    # every moved player has a token: language 1 and 2 mean the same, so no E151
     assert errors(folder) == []
     game = play_to_the_end(load_pack(folder), 1)
     assert game.result()["winner"] in ("kennedy", "nixon")
@@ -211,9 +211,9 @@ def token_mod(tmp_path: Path, language: int | None) -> Path:
     return mod
 
 
-def test_a_language_1_mod_moving_a_token_is_E141_in_its_own_file(tmp_path):
+def test_a_language_1_mod_moving_a_token_is_E151_in_its_own_file(tmp_path):
     mod = token_mod(tmp_path, None)
-    found = [d for d in errors(TIC_TAC_TOE, [mod]) if d.code == "E141"]
+    found = [d for d in errors(TIC_TAC_TOE, [mod]) if d.code == "E151"]
     assert len(found) == 1
     assert found[0].source.path.endswith("marker.yaml")
     assert (found[0].source.line, found[0].source.column) == (4, 7)
@@ -222,7 +222,7 @@ def test_a_language_1_mod_moving_a_token_is_E141_in_its_own_file(tmp_path):
 
 def test_a_language_2_mod_on_a_language_1_pack_is_read_in_language_2(tmp_path):
     mod = token_mod(tmp_path, 2)
-    assert [d for d in errors(TIC_TAC_TOE, [mod]) if d.code == "E141"] == []
+    assert [d for d in errors(TIC_TAC_TOE, [mod]) if d.code == "E151"] == []
 
 
 def test_upgrade_of_a_mod_gives_tokens_in_the_mod_and_it_then_checks(tmp_path, capsys):
@@ -249,12 +249,12 @@ def test_upgrade_of_a_mod_leaves_its_base_pack_s_moves_to_the_base(tmp_path, cap
     out = capsys.readouterr().out
     assert "changed" in out and "mod.yaml: language: 1 -> 2" in out
     assert "tokens" not in (mod / "mod.yaml").read_text()  # the mod moves no token
-    assert "needs a human:" in out and "10-game.yaml:19:7: error[E141]" in out
+    assert "needs a human:" in out and "10-game.yaml:19:7: error[E151]" in out
     assert texts(TRAVEL) == base_before
 
 
 # ---- what the engine and the upgrade refuse ----------------------------------------
-def test_a_language_newer_than_the_engine_is_E140_at_its_value(tmp_path, capsys):
+def test_a_language_newer_than_the_engine_is_E150_at_its_value(tmp_path, capsys):
     folder = copy(TIC_TAC_TOE, tmp_path)
     pack = folder / "pack.yaml"
     pack.write_text(pack.read_text().replace("players:", f"language: {CURRENT + 1}\nplayers:",
@@ -262,16 +262,16 @@ def test_a_language_newer_than_the_engine_is_E140_at_its_value(tmp_path, capsys)
     line = pack.read_text().splitlines().index(f"language: {CURRENT + 1}") + 1
     assert main(["check", str(folder)]) == 1
     err = capsys.readouterr().out
-    assert f"pack.yaml:{line}:11: error[E140]" in err
+    assert f"pack.yaml:{line}:11: error[E150]" in err
     assert f"reads languages 1 to {CURRENT}" in err
     assert main(["upgrade", str(folder)]) == 2
     assert "newer than this hustings knows" in capsys.readouterr().err
 
 
-def test_a_mod_in_a_newer_language_is_E140_in_its_manifest(tmp_path):
+def test_a_mod_in_a_newer_language_is_E150_in_its_manifest(tmp_path):
     mod = token_mod(tmp_path, CURRENT + 1)
     found = errors(TIC_TAC_TOE, [mod])
-    assert [d.code for d in found] == ["E140"]
+    assert [d.code for d in found] == ["E150"]
     assert found[0].source.path.endswith("mod.yaml") and found[0].source.line == 4
 
 
@@ -368,4 +368,4 @@ def test_every_change_is_in_the_language_changes_document():
 
 def test_the_codes_are_documented():
     text = (DOCS / "diagnostics.md").read_text()
-    assert "### E140" in text and "### E141" in text
+    assert "### E150" in text and "### E151" in text

@@ -429,10 +429,14 @@ def scenario_command(args: argparse.Namespace) -> int:
             for d in o.problems:
                 print(scenario_annotation(o.name, d))
             continue
-        print(f"FAIL {o.name} ({o.path})")
+        print(f"{'SKIP' if o.skipped else 'FAIL'} {o.name} ({o.path})")
         for f in o.failures:
             print(f"     {f}")
-    print(f"{passed} passed, {failed} failed")
+    skipped = [o for o in outcomes if o.skipped]
+    shown = "; ".join(f"{o.name} ({o.path})" for o in skipped[:5])
+    more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+    print(f"{passed} passed, {failed} failed"
+          + (f" ({len(skipped)} not run, counted as failed: {shown}{more})" if skipped else ""))
     return 0 if failed == 0 and not report.errors and outcomes else 1
 
 

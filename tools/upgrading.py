@@ -99,9 +99,9 @@ def plan(folder: Path, base: Path | None = None) -> Upgrade:
         return up
     root, mods = (folder, []) if kind == "pack" else (_base(folder, manifest, base), [folder])
     found = compile_pack(root, {}, mods).report.errors
-    # E141 in a mod's base pack is the base's to upgrade; the recheck reports it.
-    moves = [d for d in found if d.code == "E141" and _inside(d.source.path, folder)]
-    stopped = [d for d in found if d.code.startswith(_BEFORE_RULES) and d.code != "E141"]
+    # E151 in a mod's base pack is the base's to upgrade; the recheck reports it.
+    moves = [d for d in found if d.code == "E151" and _inside(d.source.path, folder)]
+    stopped = [d for d in found if d.code.startswith(_BEFORE_RULES) and d.code != "E151"]
     if stopped and not moves:
         raise UpgradeError("`hustings check` stops before the rules, so the upgrade cannot "
                            "tell what they need; fix these first, then upgrade again:",
