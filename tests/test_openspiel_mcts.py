@@ -1,6 +1,7 @@
 """OpenSpiel's own MCTS bot plays packs to the end through the adapter
 (tools/openspiel_mcts.py; skipped without the `openspiel` extra). The long run:
-`python -m hustings.tools.openspiel_mcts --games 20` (1960) and `--pack content/campaign-trail`.
+`python -m hustings.tools.openspiel_mcts --games 20` (1960), and with
+`--pack content/campaign-trail`.
 """
 
 from __future__ import annotations

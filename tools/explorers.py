@@ -1,9 +1,9 @@
 """Exploring agents: players that push a game where uniform random play seldom goes.
 
 A random player spreads its choices evenly, so a path that needs the same kind of choice
-many times in a row (travelling again and again, taking every event) is almost never
-walked; these agents walk such paths on purpose, to find rule errors and bounds that
-legal play can reach (`hustings soak --agent NAME`, `hustings fuzz --agent NAME`).
+many times in a row (the same menu option again and again) is almost never walked; these
+agents walk such paths on purpose, to find rule errors and bounds that legal play can
+reach (`hustings soak --agent NAME`, `hustings fuzz --agent NAME`).
 
 - `repeat`: makes again the kind of choice it made last, whenever one is offered;
 - `first` / `last`: always the first / the last option offered;
@@ -11,10 +11,10 @@ legal play can reach (`hustings soak --agent NAME`, `hustings fuzz --agent NAME`
 - `random`: uniform random play, as before.
 
 The *kind* of an option is worked out from the decision alone, naming no game: a menu's
-option is its branch of the rules (every "travel to {s}" is one kind, every "campaign in
-{s}" another); an option picked from a list is the list's variable (every region of
-"media support in {r}" is one kind). An agent sees only the pending decision, which is
-its own player's: the labels and payloads the player is offered.
+option is its branch of the rules (every "go to {s}" of one `"go to {s}" for s in ...`
+option is one kind, its sibling options others); an option picked from a list is the
+list's variable (every `r` of `chooses r from ...` is one kind). An agent sees only the
+pending decision, which is its own player's: the labels and payloads it is offered.
 """
 
 from __future__ import annotations

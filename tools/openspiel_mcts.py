@@ -1,6 +1,6 @@
 """OpenSpiel's own MCTS bot plays a pack to the end, through tools/adapters/openspiel.py.
 
-    python -m hustings.tools.openspiel_mcts --pack content/campaign-trail --games 20
+    python -m hustings.tools.openspiel_mcts --pack PACK_FOLDER --games 20
 
 Each seat is an `open_spiel.python.algorithms.mcts.MCTSBot` (the bot searches the true
 state, as OpenSpiel's MCTS does on any game) with random rollouts cut after `--rollout`
