@@ -5,9 +5,11 @@ YAML level (delete, duplicate or retype a key, swap two values, truncate the
 file) or in effect text (delete, insert or swap a token, change a number,
 unbalance a quote, shift a line's indentation). Each mutant must end in one of
 two ways: diagnostics that each name a file:line:col, or a program that plays
-a short seeded game (a RuleError in play is fine: content may be wrong) whose
-state passes every invariant after every action. Anything else is a crash,
-which is a bug of the engine.
+short seeded games, one for each of PLAY_SEEDS seeds, whose states pass every
+invariant after every action. A RuleError in play is fine when it names the
+file:line:col of the content that failed (content may be wrong); anything else
+is a crash, which is a bug of the engine: a mutant that `check` passes must
+play, or fail at a place its author can find.
 
 Mutant `i` of seed `s` depends only on (s, i) and the pack, so a crash is
 reproduced by `hustings fuzz --seed s --first i --mutants 1`.
@@ -31,9 +33,11 @@ from ..interpreter.budget import Budget
 from ..interpreter.errors import RuleError
 from ..interpreter.game import Game, initial_state
 from ..interpreter.invariants import first_violation
+from .explorers import explorer
 
 # Play is short and cheap: a mutant's game shows that what compiled also runs.
 PLAY_DECISIONS = 60
+PLAY_SEEDS = 3  # games played of each mutant that checks clean
 PLAY_BUDGET = Budget(work=2_000_000, seconds=2.0)
 
 _KEY_VALUE = re.compile(r"^(\s*(?:- )?[\w-]+:\s+)(\S.*)$")
@@ -41,6 +45,8 @@ _BLOCK_START = re.compile(r":\s*[|>][-+0-9]*\s*(#.*)?$")
 _TOKEN = re.compile(r'"[^"]*"|\w+|[^\s\w]')
 _RETYPES = ["[]", "{}", '"text"', "0", "-1", "null", "true", "1.5", "99999999999999999999",
             "[1, [2]]", "{a: 1}", '"' + "x" * 300 + '"', ".nan", "-999999999999"]
+# Where a rule error happened: `path:line:col`, both numbers from 1.
+_POSITIONED = re.compile(r"\S.*:[1-9][0-9]*:[1-9][0-9]*")
 _NUMBERS = ["0", "-1", "1", "2", "999999999", "9" * 19, "9" * 4301, "100000"]
 
 
@@ -57,6 +63,7 @@ class Outcome:
     mutant: Mutant
     verdict: str  # "diagnostic", "clean", "rule-error" or "crash"
     detail: str = ""
+    games: int = 0  # games of it played
 
 
 @dataclass
@@ -65,10 +72,12 @@ class Summary:
     diagnostics: int = 0
     clean: int = 0
     rule_errors: int = 0
+    games: int = 0  # games played, PLAY_SEEDS for each mutant that checked clean
     crashes: list[Outcome] = field(default_factory=list)
 
     def add(self, outcome: Outcome) -> None:
         self.mutants += 1
+        self.games += outcome.games
         if outcome.verdict == "diagnostic":
             self.diagnostics += 1
         elif outcome.verdict == "clean":
@@ -193,8 +202,9 @@ class Mutator:
 
 
 # ---- running a mutant ----------------------------------------------------------------
-def judge(root: Path, mutant: Mutant, play_seed: int) -> Outcome:
-    """Check (and if it compiles, play) the pack at `root`, which holds `mutant`."""
+def judge(root: Path, mutant: Mutant, play_seed: int, agent: str = "random") -> Outcome:
+    """Check (and if it compiles, play, with `agent`: tools/explorers.py) the pack at
+    `root`, which holds `mutant`."""
     try:
         loaded = check_pack(root)
         if loaded.program is None:
@@ -206,13 +216,29 @@ def judge(root: Path, mutant: Mutant, play_seed: int) -> Outcome:
                 return Outcome(mutant, "crash", f"a diagnostic without file:line:col: "
                                f"{unplaced[0]}")
             return Outcome(mutant, "diagnostic", str(loaded.report.errors[0]))
-        return play(loaded.program, mutant, play_seed)
+        return play_all(loaded.program, mutant, play_seed, agent)
     except Exception:  # the fuzzer's very purpose: any other exception is a crash
         return Outcome(mutant, "crash", traceback.format_exc())
 
 
-def play(program, mutant: Mutant, seed: int) -> Outcome:
-    rng = random.Random(seed)
+def play_all(program, mutant: Mutant, first_seed: int, agent: str = "random") -> Outcome:
+    """Play the mutant with PLAY_SEEDS seeds from `first_seed`: the first crash is the
+    verdict, else the first rule error, else clean."""
+    worst: Outcome | None = None
+    for k in range(PLAY_SEEDS):
+        outcome = play(program, mutant, first_seed + k, agent)
+        if outcome.verdict == "crash":
+            outcome.games = k + 1
+            return outcome
+        if worst is None and outcome.verdict == "rule-error":
+            worst = outcome
+    worst = worst or Outcome(mutant, "clean")
+    worst.games = PLAY_SEEDS
+    return worst
+
+
+def play(program, mutant: Mutant, seed: int, agent: str = "random") -> Outcome:
+    choose = explorer(agent, seed)
     try:
         game = Game(program, initial_state(program, seed), safe=False)
         game.machine.budget = PLAY_BUDGET
@@ -226,9 +252,12 @@ def play(program, mutant: Mutant, seed: int) -> Outcome:
                 break
             game.legal_actions()  # what a person is shown: labels and remarks, made on
             game.remarks()  # request, must work or be a rule error at a line, as play is
-            game.apply_action(rng.randrange(game.num_actions()))
+            game.apply_action(choose(game))
     except RuleError as e:
-        return Outcome(mutant, "rule-error", str(e)[:200])
+        if not _POSITIONED.fullmatch(e.where):  # its author could not find what failed
+            return Outcome(mutant, "crash", f"seed {seed}: a rule error with no "
+                           f"file:line:col: {str(e)[:200]}")
+        return Outcome(mutant, "rule-error", f"seed {seed}: {str(e)[:200]}")
     return Outcome(mutant, "clean")
 
 
@@ -240,11 +269,12 @@ class Workspace:
         self.root = Path(self._tmp.name) / pack.name
         shutil.copytree(pack, self.root, ignore=shutil.ignore_patterns("scenarios"))
 
-    def run(self, mutant: Mutant, original: str, play_seed: int) -> Outcome:
+    def run(self, mutant: Mutant, original: str, play_seed: int,
+            agent: str = "random") -> Outcome:
         path = self.root / mutant.file
         path.write_text(mutant.text, encoding="utf-8")
         try:
-            return judge(self.root, mutant, play_seed)
+            return judge(self.root, mutant, play_seed, agent)
         finally:
             path.write_text(original, encoding="utf-8")
 
@@ -252,8 +282,11 @@ class Workspace:
         self._tmp.cleanup()
 
 
-def fuzz(pack: Path, seed: int, count: int, first: int = 0) -> Iterator[Outcome]:
-    """Outcomes of mutants first .. first+count-1 of `seed`, one at a time."""
+def fuzz(pack: Path, seed: int, count: int, first: int = 0,
+         agent: str = "random") -> Iterator[Outcome]:
+    """Outcomes of mutants first .. first+count-1 of `seed`, one at a time; clean
+    mutants are played by `agent` (a name tools/explorers.py knows)."""
+    explorer(agent, 0)  # an unknown name fails here, before any work
     ws = Workspace(pack)
     mutator = Mutator(ws.root, seed)
     yamlsource.remember_files(True)
@@ -262,7 +295,7 @@ def fuzz(pack: Path, seed: int, count: int, first: int = 0) -> Iterator[Outcome]
         check_pack(ws.root)  # the unchanged files, parsed once
         for index in range(first, first + count):
             mutant = mutator.mutant(index)
-            yield ws.run(mutant, mutator.files[mutant.file], seed * 1_000_003 + index)
+            yield ws.run(mutant, mutator.files[mutant.file], seed * 1_000_003 + index, agent)
     finally:
         yamlsource.remember_files(False)
         parser.remember_trees(False)

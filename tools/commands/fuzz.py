@@ -1,7 +1,8 @@
 """`hustings fuzz --mutants N`: mutate a pack N ways; every mutant must fail cleanly or play.
 
-Each mutant must give diagnostics with file:line:col, or compile and play a
-short seeded game (see tools/fuzzing.py). Crashing mutants are written, as
+Each mutant must give diagnostics with file:line:col, or compile and play
+three short seeded games in which any rule error names its file:line:col
+(see tools/fuzzing.py). Crashing mutants are written, as
 whole packs, to the --crashes folder; the exit status is 1 if any crashed.
 """
 
@@ -31,20 +32,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="index of the first mutant (to reproduce one)")
     parser.add_argument("--crashes", type=Path, default=Path("fuzz-crashes"),
                         help="folder for crashing mutants (default: fuzz-crashes)")
+    parser.add_argument("--agent", default="random",
+                        help="who plays the clean mutants: random (default), repeat, first, "
+                             "last, search, or an agent spec such as greedy (docs/soak.md)")
     parser.add_argument("--every", type=int, default=100,
                         help="print progress every this many mutants")
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..explorers import explorer
     from ..fuzzing import Summary, fuzz, save_crash
 
     pack = (args.pack or builtin_pack()).resolve()
     if not (pack / "pack.yaml").is_file():
         print(f"error: {pack} is not a pack folder (no pack.yaml)", file=sys.stderr)
         return 2
+    try:
+        explorer(args.agent, 0)
+    except ValueError as e:
+        print(f"error: --agent: {e}", file=sys.stderr)
+        return 2
     summary = Summary()
     start = time.perf_counter()
-    for outcome in fuzz(pack, args.seed, max(0, args.mutants), args.first):
+    for outcome in fuzz(pack, args.seed, max(0, args.mutants), args.first, args.agent):
         summary.add(outcome)
         if outcome.verdict == "crash":
             saved = save_crash(pack, outcome, args.crashes, args.seed)
@@ -58,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def progress(s: Summary, elapsed: float) -> str:
-    return (f"{s.mutants} mutants: {s.diagnostics} diagnostics, {s.clean} clean, "
-            f"{s.rule_errors} rule errors in play, {len(s.crashes)} crashes "
-            f"({elapsed:.1f} s)")
+    return (f"{s.mutants} mutants: {s.diagnostics} diagnostics, "
+            f"{s.clean + s.rule_errors} checked clean and played ({s.games} games: "
+            f"{s.clean} mutants clean, {s.rule_errors} with a rule error at a line), "
+            f"{len(s.crashes)} crashes ({elapsed:.1f} s)")
