@@ -498,4 +498,5 @@ def check_no_byte_changes(app, seats: dict[str, str], steps: int, states: int = 
                 checked += 1
             seen += 1
             session.game._restore(real)
-    assert checked >= states * len(seats) and changed == 2 * checked  # each really changed something
+    # each of the two other states really changed something
+    assert checked >= states * len(seats) and changed == 2 * checked
