@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
+from test_agents import GUESSED_WRONG
 from twins import midgame_states, twin
 
 from hustings.dsl.loading import load_pack
@@ -176,14 +177,7 @@ def test_deal_unseen_works_in_place_and_only_on_the_given_state(program):
     assert game.state.to_json() == before and state.to_json() != before
 
 
-BOMB_CARDS = """\
-- {number: 1, title: Bomb, event: "while true, at most 3 times:\\n  say \\"tick\\""}
-- {number: 2, title: Two}
-- {number: 3, title: Three}
-- {number: 4, title: Four}
-- {number: 5, title: Five}
-- {number: 6, title: Six}
-"""
+BOMB_CARDS = GUESSED_WRONG  # a card whose event breaks the rules, and five plain ones
 
 BOMB_RULES = """\
 procedures:

@@ -148,7 +148,10 @@ def test_whole_game_through_the_page(server, browser, shots):
     assert page.locator("#decision button.option").count() == 0
 
 
-def test_clicking_a_state_campaigns_there(server, browser):
+def test_clicking_a_state_campaigns_there(server, browser, monkeypatch):
+    from test_web_secrets import fixed_seed
+
+    fixed_seed(monkeypatch)  # two human seats: the server draws the seed; the same game each run
     base, app = server
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     new_game(page, base, {"kennedy": "human", "nixon": "human"}, hot_seat=True)
@@ -449,3 +452,20 @@ def test_a_look_at_another_hand_shows_on_that_players_page_only(browser, shots, 
             lines = page.locator("#narration li").all_inner_texts()
             assert "ann looks at bob's hand" in lines
             assert not any(t.startswith("you look") for t in lines)
+
+
+def test_the_dialog_seats_the_others_with_the_command_lines_default_agent(server, browser):
+    """The new-game dialog seats the players as `hustings play` does: the first player
+    human, every other seat the `random` agent (the command line's default)."""
+    from hustings.tools import play
+
+    base, _ = server
+    page = browser.new_page()
+    page.goto(f"{base}/")
+    page.wait_for_selector("dialog#setup[open]")
+    chosen = {seat: page.input_value(f"[data-seat={seat}]") for seat in ("kennedy", "nixon")}
+    offered = page.eval_on_selector_all("[data-seat=nixon] option",
+                                        "options => options.map(o => o.value)")
+    page.close()
+    assert chosen == {"kennedy": play.HUMAN, "nixon": "random"}
+    assert "ismcts" in offered  # still offered, just not chosen for you
