@@ -186,25 +186,14 @@ class TakeBack:
 
 
 def seen_cards(obs: dict[str, Any]) -> Counter:
-    """Every card an observation shows anywhere (zones it sees, what was shown to it)."""
+    """Every card an observation shows anywhere: the zones it sees, and what was shown to
+    it ({card id: the zone it was in then}; a card shown again elsewhere is news too)."""
     seen: Counter = Counter()
     for cards in obs.get("zones", {}).values():
         if isinstance(cards, list):
             seen.update(cards)
-    for value in walk(obs.get("shown")):
-        seen[json.dumps(value, sort_keys=True)] += 1
+    seen.update(f"shown {card} in {zone}" for card, zone in obs.get("shown", {}).items())
     return seen
-
-
-def walk(value: Any) -> list[Any]:
-    """The leaves of a nest of lists and tables (what a player was shown, whatever its
-    shape): each a fact the player learned."""
-    if isinstance(value, dict):
-        return [leaf for k, v in sorted(value.items()) for leaf in
-                ([(k, x) for x in walk(v)] if isinstance(v, (dict, list)) else [(k, v)])]
-    if isinstance(value, list):
-        return [leaf for v in value for leaf in walk(v)]
-    return [] if value is None else [value]
 
 
 @dataclass
