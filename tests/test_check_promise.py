@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from minipack import MANIFEST, make_mod, make_pack
+from minipack import make_mod, make_pack
 
 from hustings.dsl import pack as pack_module
 from hustings.dsl import yamlsource
@@ -37,16 +37,18 @@ from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game
 from hustings.interpreter.unit import Unit
 from hustings.tools.cli import main as cli_main
+from hustings.tools.hostile import (
+    CARDS,
+    DEEP_BRACKETS,
+    ECHO,
+    bomb_pack,
+    doubling_pack,
+    event_card,
+)
 
 MEMORY = 500 * 2**20  # what a refusal may use, at most (acceptance of issue 40)
 GUARD = 120  # seconds: only so a regression cannot hang the test run
 
-CARDS = """
-- {number: 1, title: One}
-- {number: 2, title: Two}
-- {number: 3, title: Three}
-- {number: 4, title: Four}
-"""
 
 
 def _limits() -> None:
@@ -66,23 +68,6 @@ def codes(loaded) -> list[str]:
 
 
 # ---- the hang: functions that double at each level ---------------------------------
-def doubling_functions(levels: int) -> str:
-    """f0(n) = n + 1; fk(n) = f(k-1)(n) + f(k-1)(n + 1): fk written in is 2**k bodies."""
-    lines = ["functions:", "  f0:", "    params: [n]", '    expr: "n + 1"']
-    for k in range(1, levels + 1):
-        lines += [f"  f{k}:", "    params: [n]", f'    expr: "f{k - 1}(n) + f{k - 1}(n + 1)"']
-    return "\n".join(lines) + "\n"
-
-
-def doubling_pack(root: Path, levels: int) -> Path:
-    """The mini pack with `levels` doubling functions, only f1 called (when ann passes)."""
-    pack = make_pack(root, CARDS, rules={"rules/20-fns.yaml": doubling_functions(levels)})
-    game = pack / "rules" / "10-game.yaml"
-    game.write_text(game.read_text().replace('say "{player} passes"',
-                                             'say "{player} passes {f1(2)}"'))
-    return pack
-
-
 def chain(levels: int) -> dict:
     """The doubling functions as compiled: name -> (parameters, body)."""
     n = ("var", "n")
@@ -185,7 +170,7 @@ def test_the_bounds_leave_room_for_the_shipped_packs():
 
 # ---- the segmentation fault: nesting measured before a parser reads the text ------------
 DEEP = {
-    "brackets": "a: " + "[" * 100_000 + "\n",
+    "brackets": DEEP_BRACKETS,
     "braces": "a: " + "{b: " * 30_000 + "\n",
     "dashes": "a:\n  " + "- " * 100_000 + "x\n",
 }
@@ -287,22 +272,6 @@ def test_tabs_newlines_and_crlf_line_ends_are_not_control_characters(tmp_path):
 
 
 # ---- the size bomb: one total for a pack and its mods -----------------------------------
-def bomb_pack(root: Path, files: int, size: int) -> Path:
-    """The mini pack with `files` more card files of about `size` bytes each."""
-    names = [f"more{k}.yaml" for k in range(files)]
-    rules, number = {}, 1
-    for name in names:
-        parts, total = ["cards:\n"], 7
-        while total < size:
-            card = f"  - {{number: {number}, title: Card {number}}}\n"
-            parts.append(card)
-            total += len(card)
-            number += 1
-        rules[name] = "".join(parts)
-    text = MANIFEST.replace("cards: [cards.yaml]", f"cards: [cards.yaml, {', '.join(names)}]")
-    return make_pack(root, CARDS, rules=rules, manifest=text)
-
-
 def test_three_900_kb_card_files_are_refused_before_the_first_is_built(tmp_path):
     pack = bomb_pack(tmp_path, 3, 900_000)  # about 118,000 YAML values a file
     done = check_in_child(pack, tmp_path)
@@ -362,19 +331,6 @@ def test_the_shipped_packs_are_far_below_the_total():
 
 
 # ---- check passes what then fails in play ------------------------------------------------
-def event_card(event: str) -> str:
-    body = "".join(f"    {line}\n" for line in event.strip().splitlines())
-    return CARDS.replace("- {number: 3, title: Three}",
-                         f"- number: 3\n  title: Three\n  event: |\n{body}")
-
-
-ECHO = """
-until end of round:
-  whenever scored(who, n):
-    announce scored(player: who, amount: n)
-"""
-
-
 def test_a_reaction_announcing_what_it_reacts_to_is_a_cycle_at_its_members(tmp_path):
     loaded = check_pack(make_pack(tmp_path, event_card(ECHO)))
     (d,) = loaded.report.errors
@@ -488,3 +444,37 @@ def test_hustings_scenario_says_what_it_did_not_run_and_fails(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"SKIP misspelt ({path}:5:5)" in out
     assert f"1 passed, 1 failed (1 not run, counted as failed: misspelt ({path}:5:5))" in out
+
+
+# ---- `bench --hostile`: the six refusals, each measured in a child process ---------------
+def test_each_hostile_case_is_built_to_end_in_its_own_diagnostic(tmp_path):
+    """Each case's pack, checked in-process, gives exactly the code the bench expects of it
+    (the deep and the bomb packs are proven in a child above: they stop before any build)."""
+    from hustings.tools import hostile
+
+    assert len({c.code for c in hostile.CASES}) == len(hostile.CASES) == 6
+    for case in hostile.CASES:
+        if case.code in ("E115", "E140", "E402"):
+            continue
+        loaded = check_pack(case.build(tmp_path / case.code))
+        assert codes(loaded)[0] == case.code, case.name
+
+
+def test_the_bench_measures_a_refusal_and_judges_it_on_every_bound(tmp_path):
+    from dataclasses import replace
+
+    from hustings.tools import hostile
+
+    case = next(c for c in hostile.CASES if c.code == "E320")
+    r = hostile.measure(case, tmp_path)
+    assert r.exit_status == 1 and r.positioned, r.diagnostic
+    assert "cards.yaml:9:28: error[E320]" in r.diagnostic and r.peak_mb > 10
+    fine = replace(r, seconds=hostile.MAX_SECONDS, peak_mb=hostile.MAX_MB)
+    assert fine.within_bounds
+    assert not replace(fine, seconds=hostile.MAX_SECONDS + 0.01).within_bounds
+    assert not replace(fine, peak_mb=hostile.MAX_MB + 1).within_bounds
+    assert not replace(fine, exit_status=0).within_bounds
+    assert not replace(fine, exit_status=-11).within_bounds  # a segmentation fault
+    assert not replace(fine, diagnostic="error[E320]: no position").within_bounds
+    assert not replace(fine, diagnostic="").within_bounds
+    assert "cards.yaml:9:28" in hostile.report_line(r)

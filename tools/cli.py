@@ -230,6 +230,9 @@ def add_bench_parser(sub) -> None:
                        help="also time `check` and `play --quiet` of the pack, each a whole "
                             "process, compiling the pack and with the pack cache, RUNS times "
                             "each (wall clock)")
+    bench.add_argument("--hostile", action="store_true",
+                       help="instead of games, time `check` refusing six hostile packs (each "
+                            "must end in its positioned diagnostic within 5 s and 500 MB)")
 
 
 def add_play_parser(sub, players: list[str] | None) -> None:
@@ -468,6 +471,8 @@ def bench_command(args: argparse.Namespace) -> int:
     from . import benchmark, startup
     from .yardsticks import Yardsticks
 
+    if args.hostile:
+        return hostile_command()
     options = parse_options(args.option)
     program = load_or_report(args.pack, options, args.mods)
     if program is None:
@@ -493,6 +498,25 @@ def bench_command(args: argparse.Namespace) -> int:
         print(line)
     print(json.dumps(figures))
     return 0
+
+
+def hostile_command() -> int:
+    """`bench --hostile`: each hostile pack refused, timed in a child process."""
+    import tempfile
+
+    from . import hostile
+
+    print(f"check refusing hostile packs (bounds: {hostile.MAX_SECONDS:g} s, "
+          f"{hostile.MAX_MB} MB each)")
+    refusals = []
+    for case in hostile.CASES:
+        with tempfile.TemporaryDirectory(prefix="hustings-hostile-") as folder:
+            refusals.append(hostile.measure(case, Path(folder)))
+        print(hostile.report_line(refusals[-1]))
+    print(json.dumps({"hostile": [{"case": r.case.name, "code": r.case.code,
+                                   "seconds": round(r.seconds, 3), "peak_mb": round(r.peak_mb),
+                                   "ok": r.within_bounds} for r in refusals]}))
+    return 0 if all(r.within_bounds for r in refusals) else 1
 
 
 def startup_times(args: argparse.Namespace) -> dict[str, list[float]]:
