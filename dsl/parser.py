@@ -88,12 +88,20 @@ def grammar_sha256() -> str:
 # Trees of texts parsed cleanly, by (text, start rule): kept only while a tool that compiles
 # many near-identical packs (the content fuzzer) turns it on with `remember_trees(True)`.
 _TREES: dict[tuple[str, str], Tree] | None = None
+_ADDING_TREES = False
 
 
 def remember_trees(on: bool) -> None:
     """Keep (or stop keeping) parse trees; the compiler only reads them."""
-    global _TREES
+    global _TREES, _ADDING_TREES
     _TREES = {} if on else None
+    _ADDING_TREES = on
+
+
+def remember_no_more_trees() -> None:
+    """Keep the trees remembered so far (a pack's original texts) but add no more."""
+    global _ADDING_TREES
+    _ADDING_TREES = False
 
 
 def parse(text: str, source: Source, start: str = "start") -> Tree:
@@ -102,7 +110,7 @@ def parse(text: str, source: Source, start: str = "start") -> Tree:
     tree = _TREES.get((text, start))
     if tree is None:
         tree = _parse(text, source, start)
-        if len(_TREES) < 5000:  # the first texts parsed: the originals
+        if _ADDING_TREES and len(_TREES) < 5000:
             _TREES[(text, start)] = tree
     return tree
 

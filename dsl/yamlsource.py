@@ -51,14 +51,24 @@ from .textbounds import CONTROL, control_name, control_offset, too_deep
 # Files parsed cleanly, by (display name, bytes): kept only while a tool that loads many
 # near-identical packs (the content fuzzer) turns it on with `remember_files(True)`.
 _FILES: dict[tuple[str, bytes], YamlFile] | None = None
+_ADDING_FILES = False
 
 
 def remember_files(on: bool) -> None:
     """Keep (or stop keeping) parsed files, so reloading an unchanged file is free.
 
     Safe because nothing changes a YamlFile once read (models and mods copy its data)."""
-    global _FILES
+    global _FILES, _ADDING_FILES
     _FILES = {} if on else None
+    _ADDING_FILES = on
+
+
+def remember_no_more_files() -> None:
+    """Keep the files remembered so far (a pack's originals) but add no more: each mutant
+    of the fuzzer is read once, so keeping it would only grow the memory, by about a
+    megabyte a mutant of a large pack."""
+    global _ADDING_FILES
+    _ADDING_FILES = False
 
 
 class YamlFile:
@@ -383,7 +393,7 @@ def read_yaml(path: Path, display: str, report: Report, root: Path | None = None
     if not _check_values(data, display, report):
         return None
     parsed = YamlFile(path, display, data, text)
-    if _FILES is not None and len(_FILES) < 1000:  # the first files read: the originals
+    if _FILES is not None and _ADDING_FILES and len(_FILES) < 1000:
         _FILES[(display, raw)] = parsed
     return parsed
 

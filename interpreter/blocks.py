@@ -38,7 +38,7 @@ from .errors import RuleError
 from .narration import CAUSE
 from .ops import CHOSEN_FROM, built
 from .program import Program
-from .unit import COMPILE_BATCH, Unit, per_program, unit_for
+from .unit import COMPILE_BATCH, Unit, unit_for
 
 # Instructions that end a segment: they may pause, push a frame or pop one (a guard's
 # reaction stops when its condition fails; `finish` empties the stack).
@@ -516,9 +516,8 @@ def marked(unit: Unit, error: BaseException) -> tuple[int, int] | None:
     return None
 
 
-_SEGMENTS: dict[int, tuple] = {}
 
 
 def segments_for(program: Program, ops: list[list[Any]]) -> Segments:
     """The program's segments, written and compiled once while the program lives."""
-    return per_program(_SEGMENTS, program, lambda p: Segments(p, ops))
+    return program.once("segments", lambda p: Segments(p, ops))

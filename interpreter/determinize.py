@@ -45,7 +45,6 @@ from .game import Game, sees
 from .program import Program
 from .rng import MASK
 from .state import GameState
-from .unit import per_program
 
 
 def unseen_zones(program: Program, state: GameState, player: str) -> list[str]:
@@ -81,7 +80,7 @@ def determinize(game: Game, player: str, rng: random.Random,
 def deal_unseen(program: Program, state: GameState, player: str, rng: random.Random,
                 shown: Mapping[str, str] | None = None) -> GameState:
     """Deal the cards `player` cannot see afresh in `state` itself; reseed its chance."""
-    kind_of = per_program(_KINDS, program, card_kinds)
+    kind_of = program.once("card kinds", card_kinds)
     places: dict[str, list[tuple[list, int]]] = {}  # kind -> (zone's list, position)
     pools: dict[str, list[Any]] = {}  # kind -> the unseen cards of that kind
     unseen = unseen_zones(program, state, player)
@@ -143,7 +142,6 @@ def _card_order(card: Any) -> tuple[int, Any]:
     return (0, card) if isinstance(card, int) else (1, str(card))
 
 
-_KINDS: dict = {}  # program -> {card: its kind}
 
 
 def card_kinds(program: Program) -> dict[Any, str]:

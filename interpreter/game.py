@@ -25,14 +25,11 @@ from .machine import Machine, build_ops
 from .narration import CAUSE
 from .program import Program
 from .state import GameState, clone, copy_value
-from .unit import per_program
-
-_OPS_CACHE: dict[int, tuple] = {}
 
 
 def ops_for(program: Program) -> list:
     """The program's ops, built once while the program lives."""
-    return per_program(_OPS_CACHE, program, build_ops)
+    return program.once("ops", build_ops)
 
 
 def prepare(program: Program) -> None:

@@ -58,18 +58,16 @@ def violations(program: Program, state: GameState, ops: list | None = None) -> I
 # ---- the tables the pack declares -------------------------------------------
 
 
-_ZONE_KEYS: dict[int, tuple[Program, frozenset[str]]] = {}
-
-
 def zone_keys(program: Program) -> frozenset[str]:
     """Every zone of the state ("hand:P" for each player P of a per-player zone)."""
-    known = _ZONE_KEYS.get(id(program))
-    if known is None or known[0] is not program:
-        keys = []
-        for name, spec in program.zones.items():
-            keys += [f"{name}:{p}" for p in program.players] if spec.per_player else [name]
-        known = _ZONE_KEYS[id(program)] = (program, frozenset(keys))
-    return known[1]
+    return program.once("zone keys", _zone_keys)
+
+
+def _zone_keys(program: Program) -> frozenset[str]:
+    keys = []
+    for name, spec in program.zones.items():
+        keys += [f"{name}:{p}" for p in program.players] if spec.per_player else [name]
+    return frozenset(keys)
 
 
 def _same_keys(what: str, got: dict, expected: Any) -> str | None:
@@ -216,17 +214,14 @@ def initial_piece_totals(program: Program, holders: list[str]) -> dict[str, int]
     return piece_totals(program, start, holders)
 
 
-_PIECE_LAW: dict[int, tuple[Program, list[str] | None, dict[str, int]]] = {}
-
-
 def piece_law(program: Program) -> tuple[list[str] | None, dict[str, int]]:
     """The pack's piece counters and each player's total, computed once per program."""
-    law = _PIECE_LAW.get(id(program))
-    if law is None or law[0] is not program:
-        holders = piece_counters(program)
-        totals = initial_piece_totals(program, holders) if holders else {}
-        law = _PIECE_LAW[id(program)] = (program, holders, totals)
-    return law[1], law[2]
+    return program.once("piece law", _piece_law)
+
+
+def _piece_law(program: Program) -> tuple[list[str] | None, dict[str, int]]:
+    holders = piece_counters(program)
+    return holders, initial_piece_totals(program, holders) if holders else {}
 
 
 def pieces(program: Program, s: GameState) -> Iterator[str]:

@@ -17,7 +17,7 @@ from .errors import RuleError, in_plain_words
 from .ops import REACT, REACTION_ID, built
 from .program import Program
 from .state import Frame, GameState
-from .unit import build, building, per_program
+from .unit import build, building
 
 # Units of work between looks at the clock.
 _CHUNK = 1024
@@ -59,7 +59,7 @@ class Machine:
         if log_total is None:  # told lines count towards the log's limit too
             log_total = sum(map(len, state.log)) + sum(len(t[2]) for t in state.told)
         self.log_total = log_total
-        known = per_program(_KNOWN, program, lambda p: Known(p, ops))
+        known = program.once("known", lambda p: Known(p, ops))
         self.players, self.opponents, self.pieces = known.players, known.opponents, known.pieces
         self.lows, self.highs = known.lows, known.highs
         self.stacking, self.ranks = known.stacking, known.ranks
@@ -570,7 +570,6 @@ class Known:
         self.segments = segments_for(program, ops)
 
 
-_KNOWN: dict[int, tuple] = {}
 MAX_SIDES = 10_000
 
 

@@ -7,6 +7,7 @@ Nothing here names a game: players, places, cards and rules all come in as data.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,9 @@ class ProcedureSpec:
     params: list[str] = field(default_factory=list)
     source: str = ""
     defaults: dict[str, Any] = field(default_factory=dict)
+
+
+_MADE = "_made"  # the attribute of what Program.once made: not a field, never compared
 
 
 @dataclass
@@ -80,6 +84,23 @@ class Program:
     dispatch_block: int = -1
     durations: list[str] = field(default_factory=lambda: ["game"])
     version: str = "0"  # the pack's version (pack.yaml), as saves and logs name it
+
+    def once(self, what: str, make: Callable[[Program], Any]) -> Any:
+        """`make(self)`, made once and kept on the program itself, so it goes with the
+        program. (A table of programs kept elsewhere kept every program alive, since what
+        is made, compiled code and segments, refers back to its program: the content
+        fuzzer grew by a megabyte a mutant.)"""
+        made = self.__dict__.setdefault(_MADE, {})
+        if what not in made:
+            made[what] = make(self)
+        return made[what]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy for another process (Ray pickles the program) carries the program, not
+        what this process compiled from it."""
+        state = dict(self.__dict__)
+        state.pop(_MADE, None)
+        return state
 
     def stacking_pools(self) -> frozenset[str]:
         """Pools whose places hold every player's pieces ({player: count}); the others

@@ -19,7 +19,6 @@ import ast
 import contextlib
 import threading
 import types
-import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -92,25 +91,7 @@ def _unit() -> Unit:
     return unit
 
 
-def per_program(cache: dict, program: Program, make: Callable[[Program], Any]) -> Any:
-    """`make(program)`, made once per program while the program lives: an entry goes
-    with its program, so a new program reusing its id never finds it."""
-    slot = id(program)
-    hit = cache.get(slot)
-    if hit is not None and hit[0]() is program:
-        return hit[1]
-    made = make(program)
-
-    def forget(ref: weakref.ref) -> None:
-        if cache.get(slot, (None,))[0] is ref:
-            del cache[slot]
-
-    cache[slot] = (weakref.ref(program, forget), made)
-    return made
-
-
 # ---- the compilation unit of one program --------------------------------------------
-_UNITS: dict[int, tuple[weakref.ref, Unit]] = {}
 # Lines compiled at once, about, when a whole program is (Unit.compile_stubs,
 # blocks.Segments.write_all): a compile holds the syntax trees of all it reads, and those
 # of all of a program's source at once take tens of megabytes.
@@ -120,7 +101,7 @@ COMPILE_BATCH = 2_000
 def unit_for(program: Program) -> Unit:
     """The program's compiled module: the functions of the expressions its instructions
     and functions build, each written and compiled when first called (see Unit.stub)."""
-    return per_program(_UNITS, program, _program_unit)
+    return program.once("unit", _program_unit)
 
 
 def _program_unit(program: Program) -> Unit:

@@ -292,7 +292,9 @@ def fuzz(pack: Path, seed: int, count: int, first: int = 0,
     yamlsource.remember_files(True)
     parser.remember_trees(True)
     try:
-        check_pack(ws.root)  # the unchanged files, parsed once
+        check_pack(ws.root)  # the unchanged files, parsed once and remembered
+        yamlsource.remember_no_more_files()  # a mutant is read once: keeping it only grows
+        parser.remember_no_more_trees()
         for index in range(first, first + count):
             mutant = mutator.mutant(index)
             yield ws.run(mutant, mutator.files[mutant.file], seed * 1_000_003 + index, agent)
