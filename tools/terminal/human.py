@@ -2,10 +2,10 @@
 filters a long list by typing part of a label; or asks the session for something else
 (save, undo, quit) by raising one of tools/terminal/requests.py.
 
-Made for a screen of 80×24: what happened since the seat's last decision (all of it),
-the board once at the start of a run of decisions if it fits (else a summary: the
-status, the players and the hand), then the options — in pages when they do not fit —
-and last, on the bottom lines, the question with what is left and the prompt. The board
+Made for a screen of 80×24: the board once at the start of a run of decisions if it fits
+(else a summary: the status, the players and the hand), what happened since the seat's
+last decision (all of it), then the options — in pages when they do not fit — and last,
+on the bottom lines, the question with what is left and the prompt. The board
 is drawn again only when asked (`b`). Numbers stay put while one decision is asked again
 (numbering.py); an option that gives up what is left asks first (choices.given_up).
 """
@@ -103,17 +103,20 @@ def human_agent(read: Callable[[str], str] | None = None,
         starts = not numbering.goes_on(player, step)
         options, gone = numbering.number(player, step, game.prompt(), options_of(game))
         told = unread(game, player)
-        if told:
-            print(screen.text(recap(told)))
         listing = Listing()
         head = screen.text(decision_head(game))
         shown = listing_lines(game, options, screen)
+        news = screen.text(recap(told)) if told else ""
         known = cards_in_sight(game, player)
+        # the state first, then what changed: the news stays next to the question
         if starts:
-            print(overview(game, player, screen, len(shown) + head.count("\n") + 3))
+            below = len(shown) + head.count("\n") + 3 + (news.count("\n") + 1 if news else 0)
+            print(overview(game, player, screen, below))
         elif known - hands.get(player, known):  # a card drawn or shown within the run
             print(screen.text(Group(*hand_lines(game, game.observation(player), player))))
         hands[player] = known
+        if news:
+            print(news)
         show(listing, shown, screen, head, gone)
         while True:
             # End of input (EOFError) goes up to the play loop, which saves the game.
