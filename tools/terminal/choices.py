@@ -47,7 +47,7 @@ def options_of(game: Game) -> list[Option]:
 
 
 def plain_option(payload: Any) -> bool:
-    """A menu's option that stands alone (`"end campaigning":`), not one drawn from a list:
+    """A menu's option that stands alone (`"stop":`), not one drawn from a list:
     its payload names its block and no variable."""
     return (isinstance(payload, list) and len(payload) == 4 and payload[0] == "branch"
             and payload[2] is None)
@@ -197,11 +197,11 @@ _DIGITS = re.compile(r"\d+")
 
 def given_up(option: Option, options: list[Option], status: str | None) -> str | None:
     """What picking `option` leaves unused, in the decision's own words (its status, e.g.
-    "1 CP left"), or None when it gives nothing up.
+    "1 point left"), or None when it gives nothing up.
 
     The rules mark no option as "the one that stops"; the tool reads it from the shape of
     the decision: the one option that stands alone beside options drawn from a list (as
-    "end positioning" beside "issue support in …"), while the status counts something
+    "stop" beside "place a piece in …"), while the status counts something
     that is not zero. A status counting nothing, or a menu of options that all stand
     alone (yes / no), gives nothing up."""
     if not option.plain or not status:

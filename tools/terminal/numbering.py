@@ -1,8 +1,8 @@
 """Option numbers that stay put while one decision is asked again and again.
 
-A decision the rules ask several times over (placing several cubes: "Where do you
-campaign?" after each cube) offers a new list each time; numbered by position, New York
-would be 31, then 29. Here an option keeps the number it was first shown with as long
+A decision the rules ask several times over (spending points one at a time: "Where
+do you place?" after each piece) offers a new list each time; numbered by position, one
+place's option would be 31, then 29. Here an option keeps the number it was first shown with as long
 as the same player is asked the same question with nothing else decided in between;
 options no longer offered leave their numbers unused, and new ones take numbers after
 the highest. Nothing is known of the game: a decision is its question, and "nothing
