@@ -357,7 +357,7 @@ function legend(group) {
       el("span", { class: "dot", style: `background:${colour(p)}` }), `${nameOf(p)}'s token`)));
   }
   if (group.stacking) items.push(el("span", { class: "item dim", text: "numbers: each player's pieces" }));
-  items.push(el("span", { class: "item" }, swatch("background:#fff;outline:2px solid #f0b400"), "changed by the last move that changed a place"));
+  items.push(el("span", { class: "item" }, swatch("background:#fff;outline:2px solid #f0b400"), "changed by the last move"));
   return el("div", { class: "legend", "data-legend-for": group.title }, ...items);
 }
 
