@@ -238,3 +238,21 @@ def test_a_rule_position_is_shown_relative_to_its_pack_or_mod(tmp_path):
     assert server.rule_shown("(reactions)") == "(reactions)"
     assert server.rule_shown(f"{tmp_path}/no-line") == "no-line"
     assert server.rule_shown(None) is None
+
+
+def test_the_cards_a_log_names_are_found_as_whole_titles():
+    """cards_named: a title is found as a whole word (Campaign Trail's "Action card 1" is
+    not found in "Action card 10"), not inside a longer word, and a line naming no card
+    finds nothing."""
+    from hustings.interpreter.game import Game
+    from hustings.tools.web.app import Server, cards_named
+
+    server = Server(builtin_pack("campaign-trail"), [], {})
+    game = Game.new(server.program({}), seed=1)
+    by_title = {c["title"]: n for n, c in game.program.cards.items()}
+    assert {"Action card 1", "Action card 10"} <= set(by_title)
+    found = cards_named(server, game, ["x plays #10 (Action card 10, OH)", "nothing"])
+    assert set(found) == {str(by_title["Action card 10"])}
+    assert found[str(by_title["Action card 10"])]["title"] == "Action card 10"
+    assert set(cards_named(server, game, ["(Action card 1)"])) == {str(by_title["Action card 1"])}
+    assert cards_named(server, game, ["Action card 1x", "no card here"]) == {}

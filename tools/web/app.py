@@ -123,7 +123,7 @@ class Server:
             kept = self.titles.get(id(program))
             if kept is None or kept[0] is not program:
                 titles = sorted({str(c["title"]) for c in program.cards.values()
-                                 if c.get("title")}, key=len, reverse=True)
+                                 if str(c.get("title") or "").strip()}, key=len, reverse=True)
                 choices = "|".join(re.escape(t) for t in titles)
                 kept = (program, re.compile(rf"(?<!\w)(?:{choices})(?!\w)") if titles
                         else None)
@@ -336,7 +336,7 @@ def cards_named(server: Server, game: Game, lines: list[str]) -> dict[str, Any]:
     if pattern is None:
         return {}
     titles = {t for line in lines for t in pattern.findall(line)}
-    numbers = {info.get("title"): number for number, info in game.program.cards.items()}
+    numbers = {str(info.get("title")): number for number, info in game.program.cards.items()}
     return {str(numbers[t]): card(game, numbers[t]) for t in sorted(titles)}
 
 
