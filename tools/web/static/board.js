@@ -321,7 +321,7 @@ function planLabels(group, map, boxes, size, compact) {
 // a callout has both on one line.
 function labelText(x, y, size, head, counts, id, anchor = "middle", oneLine = false) {
   const t = el("svg:text", { x, y, "font-size": size.toFixed(1), "text-anchor": anchor,
-    "data-label": id, class: oneLine ? "callout" : null }, head);
+    "data-label": id, class: anchor === "middle" ? null : "callout" }, head);
   if (!counts.length) return t;
   const spans = counts.map(([p, n], i) => el("svg:tspan", { fill: colour(p), "font-weight": 700,
     text: `${i ? " " : ""}${n}` }));
