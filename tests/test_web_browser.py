@@ -7,12 +7,8 @@ asserted (see README)."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import socket
-import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,33 +16,12 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra")
 uvicorn = pytest.importorskip("uvicorn", reason="needs the web extra")
 
+from webpages import ARGS, CHROMIUM, actions, invitation, new_game, serve, settle  # noqa: E402
+
 from hustings.tools.web.app import create_app  # noqa: E402
 
-CHROMIUM = os.environ.get("HUSTINGS_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextmanager
-def serve(app):
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
 
 
 @pytest.fixture
@@ -69,39 +44,6 @@ def shots(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("web-screenshots")
     print(f"\nscreenshots in {folder}")
     return folder
-
-
-CREATE = """async (body) => {
-  const r = await fetch('/api/games', { method: 'POST', body: JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json' } });
-  return await r.json();
-}"""
-
-
-def new_game(page, base: str, seats: dict[str, str], **more) -> dict:
-    """A game made from `page`'s browser (as the page's New game does: the creator's seat
-    is this browser's cookie), then that seat's board opened."""
-    page.goto(base + "/api/setup")
-    game = page.evaluate(CREATE, {"seats": seats, **more})
-    page.goto(f"{base}/?game={game['id']}")
-    return game
-
-
-def invitation(base: str, game: dict, seat: str) -> str:
-    return f"{base}/?game={game['id']}&invite={game['invitations'][seat]}"
-
-
-SETTLED = """() => !document.body.classList.contains('busy') && (
-  document.querySelector('#decision button.option') !== null
-  || !document.getElementById('result').hidden)"""
-
-
-def settle(page) -> None:
-    page.wait_for_function(SETTLED, timeout=30_000)
-
-
-def actions(page) -> int:
-    return int(page.evaluate("document.body.dataset.actions"))
 
 
 def test_whole_game_through_the_page(server, browser, shots):
@@ -273,8 +215,8 @@ def test_a_stacking_pool_shows_every_players_pieces(browser, tmp_path):
         settle(page)
         south = page.locator("svg.map path[data-place=south]")
         assert "South Town — Ann 2, Bob 1" in south.locator("title").text_content()
-        labels = page.locator("svg.map text").all_text_contents()
-        assert "2 1" in labels  # ann's 2 and bob's 1 under the south label
+        counts = page.locator("svg.map text[data-label=south] tspan")
+        assert "".join(counts.all_text_contents()) == "2 1"  # ann's 2 and bob's 1 under it
         hall = page.locator(".place[data-place=hall] .support").inner_text()
         assert hall == "B1"
 

@@ -24,6 +24,7 @@ game changes on one.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 import threading
 from pathlib import Path
@@ -38,16 +39,18 @@ from starlette.staticfiles import StaticFiles
 
 from ...dsl.loading import builtin_pack, load_pack
 from ...interpreter.errors import RuleError
+from ...interpreter.game import Game
 from ...interpreter.program import Program
 from .. import play
 from ..agents import parse_agent
 from ..failures import InputError, UsageError
-from .board import board_for, decision
+from .board import board_for, card, decision
 from .rooms import AI_MOVE_SECONDS, TABLE, Asked, NotYours, Room, Rooms
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 2_000_000
 MAX_SEED = 2**63 - 1
+POSITION = re.compile(r"(?P<file>.+?):(?P<at>\d+(?::\d+)?)")  # a rule's `file:line:col`
 COOKIE_DAYS = 30  # a seat's cookie outlives a browser restart: a player comes back to it
 
 
@@ -67,6 +70,7 @@ class Server:
         self.manifest = YAML(typ="safe").load((self.folder / "pack.yaml").read_text("utf-8"))
         self.programs: dict[tuple, Program] = {}
         self.programs_lock = threading.Lock()
+        self.titles: dict[int, tuple[Program, re.Pattern | None]] = {}  # to find titles in logs
         self.rooms = Rooms(limit)
         self.refs = play.mod_refs(self.mods)
         self.program(self.options)  # content errors show at start, not at the first game
@@ -111,6 +115,37 @@ class Server:
             except (OSError, ValueError) as e:
                 raise InputError(f"{path}: the map cannot be read ({e})") from None
         return maps
+
+    def title_pattern(self, program: Program) -> re.Pattern | None:
+        """Every card title of the program as a whole word, the longest first (kept with
+        the program it was made for)."""
+        with self.programs_lock:
+            kept = self.titles.get(id(program))
+            if kept is None or kept[0] is not program:
+                titles = sorted({str(c["title"]) for c in program.cards.values()
+                                 if str(c.get("title") or "").strip()}, key=len, reverse=True)
+                choices = "|".join(re.escape(t) for t in titles)
+                kept = (program, re.compile(rf"(?<!\w)(?:{choices})(?!\w)") if titles
+                        else None)
+                self.titles[id(program)] = kept
+            return kept[1]
+
+    def rule_shown(self, position: str | None) -> str | None:
+        """A rule's position as its reader finds it: `file:line:col` inside the pack's folder
+        (or `MOD: file:line:col` inside a mod's), never the folder the pack is installed in
+        (a file elsewhere: its name only). The page shows `file:line`."""
+        if position is None:
+            return None
+        found = POSITION.fullmatch(position)
+        if not found:
+            return position if not Path(position).is_absolute() else Path(position).name
+        where = Path(found["file"]).resolve()
+        at = found["at"]
+        roots = [(self.folder, ""), *((m, f"{m.name}: ") for m in self.mods)]
+        for root, prefix in roots:
+            if root.resolve() in where.parents:
+                return f"{prefix}{where.relative_to(root.resolve()).as_posix()}:{at}"
+        return f"{where.name}:{at}"
 
     # ---- sessions ---------------------------------------------------------
     def new_session(self, seed: int | None, options: dict[str, bool],
@@ -251,9 +286,11 @@ def text_map(value: Any, what: str) -> dict[str, str]:
     return value
 
 
-def state_of(game_id: str, room: Room, seat: str) -> dict[str, Any]:
+def state_of(request: Request, room: Room, seat: str) -> dict[str, Any]:
     """Everything the seat's page shows: its viewer's observation, and the seed only once
     the game is over."""
+    server: Server = request.app.state.server
+    game_id = request.path_params["game"]
     viewer = room.viewer(seat)
     session = room.session
     game = session.game
@@ -263,6 +300,9 @@ def state_of(game_id: str, room: Room, seat: str) -> dict[str, Any]:
         board, shown = board_for(game, viewer), decision(game) if mine else None
     except RuleError as e:
         raise ApiError(409, f"rule error while making the options to show: {e}") from None
+    board["narration"] = game.narration(viewer)  # the whole of it: the page's log scrolls
+    if shown is not None:
+        shown["rule"] = server.rule_shown(shown["rule"])
     over = game.is_terminal()
     return {
         "id": game_id,
@@ -281,10 +321,23 @@ def state_of(game_id: str, room: Room, seat: str) -> dict[str, Any]:
         "answer": room.answer if room.answer and room.answer["at"] == len(session.actions)
         else None,
         "board": board,
+        # the cards the narration names, so the page shows them from the log
+        "log_cards": cards_named(server, game, board["narration"]),
         "waiting": {"player": pending["player"], "prompt": pending["prompt"]}
         if pending and not mine else None,
         "decision": shown,
     }
+
+
+def cards_named(server: Server, game: Game, lines: list[str]) -> dict[str, Any]:
+    """The pack's cards whose titles the narration names (its own words, already the
+    player's), by number, each as the hand shows a card: the page links the names to them."""
+    pattern = server.title_pattern(game.program)
+    if pattern is None:
+        return {}
+    titles = {t for line in lines for t in pattern.findall(line)}
+    numbers = {str(info.get("title")): number for number, info in game.program.cards.items()}
+    return {str(numbers[t]): card(game, numbers[t]) for t in sorted(titles)}
 
 
 def undoer(room: Room, seat: str) -> str | None:
@@ -445,7 +498,7 @@ async def claim(request: Request) -> Response:
             raise ApiError(409, f"this browser holds a seat of this game already ({held}); "
                            "send the invitation to the person who plays that seat")
         secret = room.claim(player)
-        reply = JSONResponse(state_of(game_id, room, player))
+        reply = JSONResponse(state_of(request, room, player))
     return give_seat(request, reply, game_id, secret)
 
 
@@ -453,7 +506,7 @@ async def show(request: Request) -> Response:
     room = room_of(request)
     with room.lock:
         seat = seat_of(request, room)
-        return JSONResponse(state_of(request.path_params["game"], room, seat))
+        return JSONResponse(state_of(request, room, seat))
 
 
 async def act(request: Request) -> Response:
@@ -475,7 +528,7 @@ async def act(request: Request) -> Response:
         except InputError as e:
             raise ApiError(409, str(e)) from None
         advance_ai(room)
-        return JSONResponse(state_of(request.path_params["game"], room, seat))
+        return JSONResponse(state_of(request, room, seat))
 
 
 async def advance(request: Request) -> Response:
@@ -483,7 +536,7 @@ async def advance(request: Request) -> Response:
     with room.lock:
         seat = seat_of(request, room)
         advance_ai(room)
-        return JSONResponse(state_of(request.path_params["game"], room, seat))
+        return JSONResponse(state_of(request, room, seat))
 
 
 def advance_ai(room: Room) -> None:
@@ -512,7 +565,7 @@ async def undo(request: Request) -> Response:
             room.asked = Asked(plan, len(session.actions))
         else:
             rewind(room, plan.keep)
-        return JSONResponse(state_of(request.path_params["game"], room, seat))
+        return JSONResponse(state_of(request, room, seat))
 
 
 def rewind(room: Room, keep: int) -> None:
@@ -551,7 +604,7 @@ async def answer(request: Request) -> Response:
                 rewind(room, plan.keep)
                 room.answer = {"player": plan.player, "by": room.viewer(seat),
                                "accepted": True, "at": len(session.actions)}
-        return JSONResponse(state_of(request.path_params["game"], room, seat))
+        return JSONResponse(state_of(request, room, seat))
 
 
 async def save(request: Request) -> Response:

@@ -9,7 +9,8 @@ const COLOURS = { blue: "#2563c9", red: "#c8322d", green: "#2f8f46", magenta: "#
 const SVG = "http://www.w3.org/2000/svg";
 const params = new URLSearchParams(location.search);
 const ui = { setup: null, state: null, game: params.get("game"), invite: params.get("invite"),
-  filter: "", place: null, busy: false, showRule: false, drawn: "" };
+  filter: "", place: null, busy: false, showRule: false, drawn: "",
+  seen: null, changed: new Set(), info: null };
 
 function el(tag, attrs = {}, ...children) {
   const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4))
@@ -94,6 +95,13 @@ function show(state) {
 // ---- drawing -----------------------------------------------------------------------------
 function draw() {
   const { board } = ui.state;
+  if (ui.seen && ui.seen.actions !== ui.state.actions) {
+    // a move that changed no place (a card chosen, say) keeps the last places marked
+    const changed = changedPlaces(ui.seen.board, board);
+    if (changed.size || ui.state.actions < ui.seen.actions) ui.changed = changed;
+    ui.info = null;
+  }
+  if (!ui.seen || ui.seen.actions !== ui.state.actions) ui.seen = { actions: ui.state.actions, board };
   $("game").hidden = false;
   $("title").textContent = board.title;
   document.title = board.title;
@@ -158,42 +166,199 @@ function fill(place) {
     ? hex + Math.round(alpha * 255).toString(16).padStart(2, "0") : hex;
 }
 
+// A map: each place filled in its leader's colour, outlined when the last move changed it.
+// Its labels are laid out once the map is on the page (layoutLabels), at a size read on
+// screen whatever the map's width.
 function drawMap(group, map) {
   const choosable = choosablePlaces();
   const svg = el("svg:svg", { class: "map", viewBox: `0 0 ${map.width} ${map.height}`,
-    role: "img", "aria-label": group.title });
-  const labels = [];
+    role: "img", "aria-label": group.title, "data-map": group.map });
+  const shapes = el("svg:g", { class: "shapes" });
   for (const [id, place] of Object.entries(group.places)) {
     const shape = map.shapes[id];
     if (!shape) continue;
     const options = choosable[id];
-    const tip = `${place.name}${place.value !== null ? ` (${place.value})` : ""}` +
-      (place.holders.length ? ` — ${place.holders.map(([p, n]) => `${nameOf(p)} ${n}`).join(", ")}` : "") +
-      (options ? `\n${options.map((o) => o.label + (o.note ? ` — ${o.note}` : "")).join("\n")}` : "");
-    const path = el("svg:path", { d: shape.path, fill: fill(place), "data-place": id,
-      class: options ? "choosable" : null,
-      onclick: options ? () => clickPlace(id, options) : null },
-      el("svg:title", { text: tip }));
-    svg.append(path);
-    const [x, y] = shape.label;
-    labels.push(el("svg:text", { x, y }, `${id}${place.value !== null ? " " + place.value : ""}`));
-    if (group.stacking && place.holders.length) {
-      labels.push(el("svg:text", { x, y: y + 10, style: "font-weight:700" },
-        ...place.holders.map(([p, n], i) => el("svg:tspan", { fill: colour(p),
-          text: `${i ? " " : ""}${n}` }))));
-    } else if (place.owner) {
-      labels.push(el("svg:text", { x, y: y + 10, style: "font-weight:700" }, `${place.count}`));
-    }
+    const tip = placeTip(place, options);
+    const changed = ui.changed.has(`${group.title}\u0000${id}`);
+    shapes.append(el("svg:path", { d: shape.path, fill: fill(place), "data-place": id,
+      class: [options ? "choosable" : "", changed ? "changed" : ""].join(" ").trim() || null,
+      onclick: options ? () => clickPlace(id, options) : () => showInfo(group, id, tip) },
+    el("svg:title", { text: tip })));
   }
-  svg.append(...labels);
-  Object.entries(ui.state.board.tokens).forEach(([player, where], n) => {
+  // the changed places last, so their outline is not hidden under a neighbour's edge
+  shapes.append(...[...shapes.querySelectorAll("path.changed")]);
+  svg.append(shapes, el("svg:g", { class: "labels" }));
+  const info = el("div", { class: "map-info", "data-info": group.map,
+    text: ui.info && ui.info.group === group.title ? ui.info.text : "" });
+  const box = el("div", { class: "map-box" }, svg, info, legend(group));
+  box.layout = () => layoutLabels(svg, group, map);
+  return box;
+}
+
+function placeTip(place, options) {
+  return `${place.name}${place.value !== null ? ` (${place.value})` : ""}` +
+    (place.holders.length ? ` — ${place.holders.map(([p, n]) => `${nameOf(p)} ${n}`).join(", ")}` : "") +
+    (options ? `\n${options.map((o) => o.label + (o.note ? ` — ${o.note}` : "")).join("\n")}` : "");
+}
+
+// A tap on a place that offers nothing to choose says what is there (a phone has no hover).
+function showInfo(group, id, tip) {
+  ui.info = { group: group.title, place: id, text: tip.split("\n")[0] };
+  document.querySelectorAll(`.map-info`).forEach((box) => { box.textContent = ui.info.text; });
+}
+
+// the labels' size on screen, whatever the map's width: a little smaller on a phone, where
+// each label is one line and the map keeps most of the width
+const labelPx = (width) => (width < 600 ? 9.5 : 11);
+const MAX_COLUMN = 0.2;  // a column of callouts takes at most this share of the map's width
+// A text's width in font sizes, measured in the page's own font (bold: the wider)
+const measurer = document.createElement("canvas").getContext("2d");
+function ems(text) {
+  measurer.font = `700 100px ${getComputedStyle(document.body).fontFamily}`;
+  return measurer.measureText(text).width / 100;
+}
+
+// Labels where they fit: the biggest places first, each label centred on its place's label
+// point unless it would overlap a label already placed or spill far out of its place;
+// those are called out in a column beside the map (the side nearer the place), joined to
+// it by a line. The map's viewBox grows by that column, so the whole is still one picture.
+function layoutLabels(svg, group, map) {
+  const width = svg.getBoundingClientRect().width || map.width;
+  const paths = [...svg.querySelectorAll("path[data-place]")];
+  const boxes = Object.fromEntries(paths.map((p) => [p.dataset.place, p.getBBox()]));
+  let margins = { left: 0, right: 0 };
+  let plan = null;
+  for (let pass = 0; pass < 3; pass++) {  // the column shrinks the map: size again
+    const scale = width / (map.width + margins.left + margins.right);
+    plan = planLabels(group, map, boxes, labelPx(width) / scale, width < 600);
+    const next = { left: plan.columns.left, right: plan.columns.right };
+    if (next.left === margins.left && next.right === margins.right) break;
+    margins = next;
+  }
+  svg.setAttribute("viewBox", `${-margins.left} 0 ${map.width + margins.left + margins.right} ${map.height}`);
+  svg.querySelector("g.labels").replaceChildren(...plan.nodes);
+}
+
+// A place's label: its id and value (a phone's, its id only: the value is a tap away),
+// and each player's count.
+function labelLines(group, id, place, compact) {
+  const head = `${id}${place.value !== null && !compact ? " " + place.value : ""}`;
+  let counts = [];
+  if (group.stacking && place.holders.length) counts = place.holders.map(([p, n]) => [p, `${n}`]);
+  else if (place.owner) counts = [[place.owner, `${place.count}`]];
+  return { head, counts };
+}
+
+function planLabels(group, map, boxes, size, compact) {
+  const line = size * 1.1;
+  const placed = [];
+  const out = [];
+  const overlaps = (r) => placed.some((q) => r.x < q.x + q.w && q.x < r.x + r.w && r.y < q.y + q.h && q.y < r.y + r.h);
+  const ids = Object.keys(group.places).filter((id) => map.shapes[id] && boxes[id])
+    .sort((a, b) => boxes[b].width * boxes[b].height - boxes[a].width * boxes[a].height);
+  const nodes = [];
+  const dots = tokens(map, size);
+  // the tokens first: a label never covers one
+  for (const d of dots) {
+    const [cx, cy, r] = ["cx", "cy", "r"].map((k) => Number(d.getAttribute(k)));
+    placed.push({ x: cx - r, y: cy - r, w: 2 * r, h: 2 * r });
+  }
+  for (const id of ids) {
+    const { head, counts } = labelLines(group, id, group.places[id], compact);
+    const countText = counts.map(([, n]) => n).join(" ");
+    const [x, y] = map.shapes[id].label;
+    const b = boxes[id];
+    // the label as it is, then (on a phone) the place's id alone: the first that fits its
+    // place, spilling a little at most, and overlaps no label placed before it
+    const tries = [[head, counts, compact || !counts.length]];
+    if (compact && counts.length) tries.push([id, [], true]);
+    let done = false;
+    for (const [text, shown, oneLine] of tries) {
+      const shownText = shown.map(([, n]) => n).join(" ");
+      const w = (oneLine ? ems(shownText ? `${text} ${shownText}` : text)
+        : Math.max(ems(text), ems(shownText))) * size;
+      const h = line * (oneLine ? 1 : 2);
+      const r = { x: x - w / 2, y: y - line * 0.8, w, h };
+      if (w > b.width * 1.3 || h > b.height * 1.4 || overlaps(r)) continue;
+      placed.push(r);
+      nodes.push(labelText(x, y, size, oneLine && shownText ? `${text} ` : text, shown, id,
+        "middle", oneLine));
+      done = true;
+      break;
+    }
+    if (!done) out.push({ id, x, y, text: `${head}${countText ? " · " : ""}`, counts });
+  }
+  const columns = { left: 0, right: 0 };
+  for (const side of ["left", "right"]) {
+    // the column holds what fits in the map's height, the biggest places first; the
+    // others are left unlabelled (a tap or a hover on the place tells it)
+    const room = Math.floor((map.height - line * 0.3) / line);
+    const mine = out.filter((o) => (side === "right") === (o.x > map.width / 2)).slice(0, room)
+      .sort((a, b) => a.y - b.y);
+    if (!mine.length) continue;
+    const widest = Math.max(...mine.map((o) => ems(o.text + o.counts.map(([, n]) => n).join(" ")) * size));
+    const gap = size * 0.6;
+    columns[side] = Math.ceil(Math.min(widest + 2 * gap, map.width * MAX_COLUMN));
+    // stacked top to bottom near each place's height, then pushed up if past the bottom
+    const ys = [];
+    mine.forEach((o, i) => { ys.push(Math.max(o.y, i ? ys[i - 1] + line : line)); });
+    const over = ys.length ? ys[ys.length - 1] - (map.height - line * 0.3) : 0;
+    for (let i = ys.length - 1; i >= 0 && over > 0; i--) {
+      ys[i] = Math.min(ys[i], i === ys.length - 1 ? ys[i] - over : ys[i + 1] - line);
+    }
+    mine.forEach((o, i) => {
+      const tx = side === "right" ? map.width + gap : -gap;
+      nodes.push(el("svg:line", { class: "leader", x1: o.x, y1: o.y, x2: side === "right" ? tx - gap * 0.3 : tx + gap * 0.3, y2: ys[i] - line * 0.35 }));
+      const t = labelText(tx, ys[i], size, o.text, o.counts, o.id, side === "right" ? "start" : "end", true);
+      nodes.push(t);
+    });
+  }
+  nodes.push(...dots);
+  return { nodes, columns };
+}
+
+// One label: its head (id and value) and under it each player's count in their colour;
+// a callout has both on one line.
+function labelText(x, y, size, head, counts, id, anchor = "middle", oneLine = false) {
+  const t = el("svg:text", { x, y, "font-size": size.toFixed(1), "text-anchor": anchor,
+    "data-label": id, class: anchor === "middle" ? null : "callout" }, head);
+  if (!counts.length) return t;
+  const spans = counts.map(([p, n], i) => el("svg:tspan", { fill: colour(p), "font-weight": 700,
+    text: `${i ? " " : ""}${n}` }));
+  if (oneLine) { t.append(...spans); return t; }
+  spans[0].setAttribute("x", x);
+  spans[0].setAttribute("dy", (size * 1.1).toFixed(1));
+  t.append(...spans);
+  return t;
+}
+
+function tokens(map, size) {
+  return Object.entries(ui.state.board.tokens).flatMap(([player, where], n) => {
     const shape = map.shapes[where];
-    if (!shape) return;
+    if (!shape) return [];
     const [x, y] = shape.label;
-    svg.append(el("svg:circle", { class: "token", cx: x - 12 + n * 24, cy: y - 14, r: 7,
-      fill: colour(player), "data-token": player }, el("svg:title", { text: `${nameOf(player)} is here` })));
+    const r = size * 0.45;
+    return [el("svg:circle", { class: "token", cx: x - r * 1.3 + n * r * 2.6, cy: y - size * 1.45, r,
+      fill: colour(player), "data-token": player }, el("svg:title", { text: `${nameOf(player)} is here` }))];
   });
-  return svg;
+}
+
+// What the map's colours and dots mean, from the board's own players and names.
+function legend(group) {
+  const board = ui.state.board;
+  const swatch = (style) => el("span", { class: "swatch", style });
+  const items = board.players.map((p) => el("span", { class: "item", "data-legend": p.id },
+    swatch(`background:${colour(p.id)}`), `${p.name} leads (darker: more)`));
+  items.push(el("span", { class: "item" }, swatch("background:#b3ae9f"), "tied"),
+    el("span", { class: "item" }, swatch("background:#d8d4c8"), "nobody"));
+  const tokenPlayers = Object.keys(board.tokens);
+  if (tokenPlayers.length) {
+    items.push(...tokenPlayers.map((p) => el("span", { class: "item", "data-legend-token": p },
+      el("span", { class: "dot", style: `background:${colour(p)}` }), `${nameOf(p)}'s token`)));
+  }
+  if (group.stacking) items.push(el("span", { class: "item dim", text: "numbers: each player's pieces" }));
+  items.push(el("span", { class: "item" }, swatch("background:#fff;outline:2px solid #f0b400"), "changed by the last move"));
+  return el("div", { class: "legend", "data-legend-for": group.title }, ...items);
 }
 
 function clickPlace(id, options) {
@@ -215,7 +380,8 @@ function drawGroups(board) {
         if (section.name) row.append(el("span", { class: "section-name", text: section.name }));
         section.places.forEach((id, n) => {
           const p = group.places[id];
-          row.append(el("span", { class: "place", "data-place": id },
+          const changed = ui.changed.has(`${group.title}\u0000${id}`);
+          row.append(el("span", { class: changed ? "place changed" : "place", "data-place": id },
             `${group.ordered ? n + 1 + ". " : ""}${p.short}${p.value !== null ? " " + p.value : ""}`,
             support(group, p)));
         });
@@ -225,6 +391,27 @@ function drawGroups(board) {
     parts.push(box);
   }
   $("groups").replaceChildren(...parts);
+  document.querySelectorAll("#groups .map-box").forEach((box) => box.layout());
+}
+
+// The places (of every group) and tokens the last change of the game moved: the board of
+// this observation against the one before it; nothing of the game is known here.
+function changedPlaces(before, after) {
+  const found = new Set();
+  if (!before) return found;
+  const was = Object.fromEntries(before.groups.map((g) => [g.title, g.places]));
+  for (const group of after.groups) {
+    const old = was[group.title] || {};
+    for (const [id, place] of Object.entries(group.places)) {
+      const prev = old[id];
+      if (!prev || JSON.stringify(prev.holders) !== JSON.stringify(place.holders)) found.add(`${group.title}\u0000${id}`);
+    }
+  }
+  for (const [player, where] of Object.entries(after.tokens)) {
+    if (before.tokens[player] === where) continue;
+    for (const group of after.groups) if (where in group.places) found.add(`${group.title}\u0000${where}`);
+  }
+  return found;
 }
 
 // A place's support in a list: the owner's initial and count (`K3`), or in a stacking pool
@@ -303,7 +490,9 @@ function drawDecision() {
     el("div", { class: "dim" },
       el("button", { type: "button", id: "rule-toggle",
         onclick: () => { ui.showRule = !ui.showRule; drawDecision(); } }, "Rule"),
-      ui.showRule ? el("span", { class: "rule", id: "rule", text: ` ${d.rule || "(no position)"}` }) : null),
+      // the file and line (the column is the API's, for tools)
+      ui.showRule ? el("span", { class: "rule", id: "rule",
+        text: ` ${d.rule ? d.rule.replace(/(:\d+):\d+$/, "$1") : "(no position)"}` }) : null),
   ].filter(Boolean));
 }
 
@@ -392,11 +581,56 @@ function drawTakeBack() {
   box.hidden = parts.length === 0;
 }
 
+// The whole narration: `== … ==` lines as headings, the lines a move caused (indented by
+// the rules) indented, every card name the server found in it a link to the card; the
+// newest line in view.
 function drawNarration(board) {
   const list = $("narration");
-  list.replaceChildren(...board.narration.map((line) => el("li", { text: line })));
+  const cards = Object.values(ui.state.log_cards || {});
+  const byTitle = Object.fromEntries(cards.map((c) => [c.title, c]));
+  const titles = cards.map((c) => c.title).sort((a, b) => b.length - a.length)
+    .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const names = titles.length ? new RegExp(`(?<![\\w])(${titles.join("|")})(?![\\w])`) : null;
+  list.replaceChildren(...board.narration.map((text) => {
+    const heading = /^==\s*(.*?)\s*==$/.exec(text.trim());
+    if (heading) return el("li", { class: "heading", text: heading[1] });
+    const item = el("li", { class: /^\s/.test(text) ? "sub" : null });
+    const parts = names ? text.split(names) : [text];
+    parts.forEach((part, i) => {
+      if (i % 2 === 0) { if (part) item.append(part); return; }
+      const c = byTitle[part];
+      item.append(el("button", { type: "button", class: "cardref", "data-card": c.number,
+        title: cardTip(c), onclick: (e) => popCard(c, e.currentTarget) }, part));
+    });
+    return item;
+  }));
   list.scrollTop = list.scrollHeight;
 }
+
+// A card named in the log, shown beside its name (a tap on a phone, a click elsewhere).
+function popCard(c, anchor) {
+  const pop = $("card-pop");
+  const fields = Object.entries(c.fields).map(([k, v]) => `${k} ${v}`).join(" · ");
+  pop.replaceChildren(el("div", { class: "ctitle", text: `${c.number} ${c.title}` }),
+    el("div", { class: "fields", text: fields }), el("div", { class: "text", text: c.text }));
+  pop.dataset.card = c.number;
+  pop.hidden = false;
+  const r = anchor.getBoundingClientRect();
+  const width = Math.min(260, window.innerWidth - 16);
+  pop.style.width = `${width}px`;
+  pop.style.left = `${Math.max(8, Math.min(r.left, window.innerWidth - width - 8))}px`;
+  const below = r.bottom + 6;
+  pop.style.top = `${below + pop.offsetHeight < window.innerHeight ? below : Math.max(8, r.top - pop.offsetHeight - 6)}px`;
+}
+
+document.addEventListener("click", (e) => {
+  if (!e.target.closest(".cardref") && !e.target.closest("#card-pop")) $("card-pop").hidden = true;
+});
+let resizing = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => ui.state && document.querySelectorAll("#groups .map-box").forEach((b) => b.layout()), 120);
+});
 
 // ---- new game, load, undo -------------------------------------------------------------------
 function openSetup() {
