@@ -390,6 +390,22 @@ class _Loader:
                                   "which is not a kind of card of the pack",
                                   did_you_mean(zone.start, kinds) or hint)
 
+    def check_card_starts(self, manifest: PackManifest, cards: list) -> None:
+        """Every card starts in a zone: a kind that no zone starts with leaves its cards in
+        none, which play would find at its first step (E123), at the first such card."""
+        starting = {z.start for z in manifest.zones.values() if z.start is not None}
+        told: set[str] = set()
+        for card, f, node in cards:
+            if card.kind in starting or card.kind in told:
+                continue
+            told.add(card.kind)
+            where = value_source(f, node, "kind") if "kind" in node else \
+                node_source(f, node, "number")
+            self.report.error(where, "E123", f"the {card.kind} cards (card {card.number} and "
+                              "any others) start in no zone: no zone of pack.yaml has "
+                              f"`start: {card.kind}`",
+                              f"give the zone they begin in `start: {card.kind}`")
+
     def load_rules(self, manifest: PackManifest) -> list[tuple[str, Any, YamlFile, Any]]:
         out = []
         folder = self.entry(manifest.rules, "rules")
@@ -432,6 +448,7 @@ class _Loader:
         is wrong (the report says what)."""
         locations, kinds = board_tables(board)
         self.check_card_owners(manifest, cards)
+        self.check_card_starts(manifest, cards)
         card_table = card_attributes(cards)
         attributes = self.attributes(manifest, locations, card_table)
         texts = {n: v if isinstance(v, TextDef) else TextDef(text=v)

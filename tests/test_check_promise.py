@@ -478,3 +478,20 @@ def test_the_bench_measures_a_refusal_and_judges_it_on_every_bound(tmp_path):
     assert not replace(fine, diagnostic="error[E320]: no position").within_bounds
     assert not replace(fine, diagnostic="").within_bounds
     assert "cards.yaml:9:28" in hostile.report_line(r)
+
+
+# ---- cards that start in no zone (found by `hustings fuzz` on campaign-trail) ---------------
+def test_cards_of_a_kind_no_zone_starts_with_are_refused_at_the_first(tmp_path):
+    from minipack import MANIFEST
+
+    kinds = MANIFEST.replace("zones:\n", "card_kinds: {campaign: x, topic: y}\nzones:\n")
+    cards = CARDS + ("- {number: 5, title: Five, kind: topic}\n"
+                     "- {number: 6, title: Six, kind: topic}\n")
+    unstarted = make_pack(tmp_path / "a", cards, manifest=kinds)
+    (d,) = check_pack(unstarted).report.errors
+    assert d.code == "E123" and "the topic cards (card 5 and any others)" in d.message
+    assert (Path(d.source.path).name, d.source.line) == ("cards.yaml", 7)  # card 5's kind
+    started = kinds.replace("  discard: {}\n", "  discard: {}\n  topics: {start: topic}\n")
+    loaded = check_pack(make_pack(tmp_path / "b", cards, manifest=started))
+    assert codes(loaded) == []
+    assert Game.new(loaded.program, 1).state.zones["topics"] == [5, 6]
