@@ -80,6 +80,10 @@ class Program:
     dispatch_block: int = -1
     durations: list[str] = field(default_factory=lambda: ["game"])
     version: str = "0"  # the pack's version (pack.yaml), as saves and logs name it
+    # What a person reads for an id (players, places, and the pack's `names:`), and the
+    # forms of the nouns shown with a count (`nouns:`, {noun: {one: ..., other: ...}}).
+    names: dict[str, str] = field(default_factory=dict)
+    nouns: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def stacking_pools(self) -> frozenset[str]:
         """Pools whose places hold every player's pieces ({player: count}); the others
