@@ -557,6 +557,8 @@ class Machine:
             return "yes" if value else "no"
         if isinstance(value, int):
             return str(value)
+        if value.__class__ is str:
+            return self.names.get(value, value)
         if isinstance(value, list):
             if not value:
                 return "none"

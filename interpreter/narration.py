@@ -29,9 +29,12 @@ LINES = {
     "loses": "{player} loses {amount}",
     "support": "{pool} support in {place}: {before} → {after}",
     "moved": "{card} goes from {source} to {target}",
-    "placed": "{card} goes to {target}",
+    "moved_many": "{card} go from {source} to {target}",
+    "moved_in": "{card} goes to {target}",
+    "moved_many_in": "{card} go to {target}",
+    "and": "{head} and {last}",
     "a_card": "a card",
-    "dealt": "{amount} from {source} to {target}",
+    "dealt": "{amount} dealt from {source} to {target}",
     "effect": "{player} has {effect}{value} {lasting}",
     "for_next": "for the next {count} × {name}",
     "until_end": "until the end of {name}",
@@ -141,15 +144,35 @@ def zone(m, key: str) -> str:
     return line("zone_of", player=player(m, owner), zone=shown) if owner else shown
 
 
-def card_moved(m, env: dict, card: int, source: str | None, target: str) -> None:
-    if source == target:
-        return
-    secret = all(z is None or hidden(m, z) for z in (source, target))
-    title = line("a_card") if secret else m.p.cards.get(card, {}).get("title", str(card))
-    if source:
-        tell(m, env, line("moved", card=title, source=zone(m, source), target=zone(m, target)))
-    else:
-        tell(m, env, line("placed", card=title, target=zone(m, target)))
+def cards_moved(m, env: dict, moves: list[tuple[int, str | None]], target: str) -> None:
+    """Cards moved to `target`, one line for each zone they came from (in order): "A and B
+    go from X to Y"; a card moving between two hidden zones is "a card"."""
+    runs: list[tuple[str | None, list[int]]] = []
+    for card, source in moves:
+        if source == target:
+            continue
+        if runs and runs[-1][0] == source:
+            runs[-1][1].append(card)
+        else:
+            runs.append((source, [card]))
+    for source, cards in runs:
+        secret = all(z is None or hidden(m, z) for z in (source, target))
+        if secret:
+            what = counted(m, len(cards), "card") if len(cards) > 1 else line("a_card")
+        else:
+            what = listed(m, [m.p.cards.get(c, {}).get("title", str(c)) for c in cards])
+        key = "moved" if len(cards) == 1 else "moved_many"
+        if source:
+            tell(m, env, line(key, card=what, source=zone(m, source), target=zone(m, target)))
+        else:
+            tell(m, env, line(key + "_in", card=what, target=zone(m, target)))
+
+
+def listed(m, items: list[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return line("and", head=", ".join(items[:-1]), last=items[-1])
 
 
 def dealt(m, env: dict, n: int, source: str, target: str) -> None:

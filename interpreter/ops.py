@@ -114,7 +114,7 @@ class Say(Op):
 
     def run(self, m, f):
         text = self.e(m, f.env)
-        m.say(text if text.__class__ is str else m.show(text))
+        m.say(m.show(text))
 
 
 class Record(Op):
@@ -349,10 +349,12 @@ class Transfer(Op):
             m.charge(len(cards) * len(m.s.zones))
             for c in cards:  # all checked before any moves: anything else would be a new card
                 card_of(m, c, "only cards are transferred")
+        moves = []
         for c in cards:
             source = m.zone_of(c)
             m.transfer(c, zone, source)
-            tell.card_moved(m, env, c, source, zone)
+            moves.append((c, source))
+        tell.cards_moved(m, env, moves, zone)
 
 
 class Deal(Op):
@@ -678,7 +680,7 @@ class Tell(Op):
     def run(self, m, f):
         who = player_of(m, self.who(m, f.env), "a line is told to a player")
         text = self.e(m, f.env)
-        m.tell(who, text if text.__class__ is str else m.show(text))
+        m.tell(who, m.show(text))
 
 
 class Prevent(Op):
@@ -780,19 +782,19 @@ class Choose(Op):
             return
         env = f.env
         var = self.var
-        prompt = self.question(m, env) if self.question is not None else var
+        prompt = self.question(m, env) if self.question is not None else None
         payloads = [["bind", var, item] for item in items]
         if self.lazy:
             env[var] = items[-1]  # where offering them one by one leaves it
             who = self.who(m, env)
-            m.decide(who, prompt, payloads)
+            m.decide(who, prompt or tell.default_question(m, who, items), payloads)
             return
         labels = []
         for item in items:
             env[var] = item
             labels.append(self.label(m, env) if self.label else m.show(item))
         who = self.who(m, env)
-        m.decide(who, prompt, payloads, labels)
+        m.decide(who, prompt or tell.default_question(m, who, items), payloads, labels)
 
     def labels(self, m, env: dict, payloads: list) -> list[str]:
         """Each offered item's label, in the paused decision's environment (left as it
@@ -827,7 +829,7 @@ class Menu(Op):
 
     def run(self, m, f):
         env = f.env
-        prompt = self.question(m, env) if self.question is not None else "choice"
+        prompt = self.question(m, env) if self.question is not None else None
         offered = []
         for offer in self.offers:
             offer(m, env, offered)
@@ -838,13 +840,13 @@ class Menu(Op):
                 m.apply_payload(offered[0])
                 return
             who = self.who(m, env)
-            m.decide(who, prompt, offered)
+            m.decide(who, prompt or tell.menu_question(m, who), offered)
             return
         if len(offered) == 1:
             m.apply_payload(offered[0][1])
             return
         who = self.who(m, env)
-        m.decide(who, prompt, [p for _, p in offered],
+        m.decide(who, prompt or tell.menu_question(m, who), [p for _, p in offered],
                  [label for label, _ in offered])
 
     def labels(self, m, env: dict, payloads: list) -> list[str]:

@@ -24,17 +24,17 @@ def category(n: int, locale: str = LOCALE) -> str:
     return Locale.parse(locale).plural_form(abs(n))
 
 
-def noun(m, n: int, key: str) -> str:
-    """The form of noun `key` that goes with the number n."""
-    forms = m.p.nouns.get(key) or ENGINE_NOUNS.get(key)
+def noun(program, n: int, key: str) -> str:
+    """The form of noun `key` (of the program's `nouns`) that goes with the number n."""
+    forms = program.nouns.get(key) or ENGINE_NOUNS.get(key)
     if forms:
         return forms.get(category(n)) or forms.get("other") or forms.get("one") or key
-    shown = m.names.get(key)
+    shown = program.names.get(key)
     return shown if shown is not None else key.replace("_", " ")
 
 
 def counted(m, n: Any, key: str) -> str:
     """`n` and the form of noun `key` for it: "1 card", "3 cards"."""
-    if n.__class__ is not int:
-        return f"{m.show(n)} {noun(m, 2, key)}"
-    return f"{n} {noun(m, n, key)}"
+    if n.__class__ is not int or n.__class__ is bool:
+        return f"{m.show(n)} {noun(m.p, 2, key)}"
+    return f"{n} {noun(m.p, n, key)}"
