@@ -192,7 +192,7 @@ class Game:
 
     def action_keys(self) -> list[str]:
         """The legal actions' key labels: each label with ids where it shows display names
-        ("kennedy plays first" for "Kennedy plays first"), the names scenarios and older
+        ("ann plays first" for "Ann plays first"), the names scenarios and older
         sessions give. A decision whose labels were made as it was offered (they could draw
         chance) has its shown labels only."""
         op = self._paused_op()

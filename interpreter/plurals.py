@@ -3,7 +3,7 @@ rules), never by adding letters.
 
 A pack declares the forms of the nouns it shows with a count (`nouns:` in pack.yaml,
 `card: {one: card, other: cards}`); a noun it does not declare is shown as its display name
-(or its id in words) whatever the count, which suits the uncountable ("2 momentum").
+(or its id in words) whatever the count, which suits the uncountable ("2 gold").
 """
 
 from __future__ import annotations
