@@ -37,7 +37,9 @@ def raw_ids(program) -> set[str]:
     keys: set[str] = set(program.players) | set(program.locations) | set(program.zones)
     keys |= set(program.effects) | set(program.tracks) | set(program.counters)
     keys |= set(program.pools) | set(program.kinds)
-    return {k for k in keys if isinstance(k, str) and display(program, k) != k}
+    # an id that is a word of its own name ("home" for "home state") reads as English
+    return {k for k in keys if isinstance(k, str) and display(program, k) != k
+            and not re.search(rf"\b{re.escape(k)}\b", display(program, k))}
 
 
 def short_ids(program) -> set[str]:
