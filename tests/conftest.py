@@ -23,10 +23,12 @@ def pack(tmp_path: Path) -> Path:
     return target
 
 
-# The longest tests, started first: under `python -m pytest -n 2` each worker takes the next
-# test as it finishes one, so a long test started last is a tail the other worker waits
-# through. Names (test functions, any parameters) in rough order of their CPU time; a name
-# that no longer exists is simply not found.
+# The longest tests, started first: under `python -m pytest -n 2` pytest-xdist hands each
+# worker a first block of tests, then the rest a few at a time to whichever is free, so a
+# long test near the end of the collection is a tail the other worker waits through (the
+# web non-interference tests were, by their file's name). Started first, they fall in the
+# first block of one worker while the other takes the short tests. Names (test functions,
+# any parameters) in rough order of their CPU time; a name no longer there is not found.
 LONGEST_FIRST = (
     "test_fmt.py::test_fmt_twice_equals_fmt_once_on_every_content_file",
     "test_engine_properties.py::test_invariants_hold_after_every_action_of_random_games",
