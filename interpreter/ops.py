@@ -114,7 +114,7 @@ class Say(Op):
 
     def run(self, m, f):
         text = self.e(m, f.env)
-        m.say(m.show(text))
+        m.say(text if text.__class__ is str else m.show(text))
 
 
 class Record(Op):
@@ -172,7 +172,8 @@ class Gain(Op):
         high = m.highs.get(self.counter)
         if high is not None and table[who] > high:  # a gain stops at the maximum
             table[who] = max(high, before)
-        tell.counter(m, env, who, self.counter, table[who] - before)
+        if CAUSE in env:
+            tell.counter(m, env, who, self.counter, table[who] - before)
 
 
 class _Spend(Op):
@@ -206,7 +207,8 @@ class Lose(_Spend):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         low = m.lows.get(self.counter)
         table[who] = left if low is None else max(min(low, before), left)
-        tell.counter(m, env, who, self.counter, table[who] - before)
+        if CAUSE in env:
+            tell.counter(m, env, who, self.counter, table[who] - before)
 
 
 class Pay(_Spend):
@@ -226,7 +228,8 @@ class Pay(_Spend):
         if too_big(have - n):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         table[who] = have - n
-        tell.counter(m, env, who, self.counter, -n)
+        if CAUSE in env:
+            tell.counter(m, env, who, self.counter, -n)
 
 
 def _copy(here):
@@ -252,9 +255,11 @@ class Place(Op):
     def apply(self, m, env, pool, where, who, n):
         if where not in m.ranks[pool] or who not in m.players:
             _not_support(m, pool, where, who)
-        before = _copy(m.s.pools[pool].get(where))  # for the narration
+        told = CAUSE in env  # only narration needs the place as it was before
+        before = _copy(m.s.pools[pool].get(where)) if told else None
         self.change(m, pool, who, where, n)
-        tell.support(m, env, pool, where, before)
+        if told:
+            tell.support(m, env, pool, where, before)
 
     @staticmethod
     def change(m, pool, who, where, n):
@@ -322,7 +327,7 @@ class MoveToken(Op):
         if where.__class__ is not str or where not in m.p.locations:
             raise RuleError(f"a token stands on a place, and {where!r:.80} is no place of "
                             "the board")
-        if m.s.tokens.get(who) != where:
+        if CAUSE in env and m.s.tokens.get(who) != where:
             tell.token(m, env, who, where)
         m.s.tokens[who] = where
 
@@ -349,12 +354,12 @@ class Transfer(Op):
             m.charge(len(cards) * len(m.s.zones))
             for c in cards:  # all checked before any moves: anything else would be a new card
                 card_of(m, c, "only cards are transferred")
-        moves = []
+        told = CAUSE in env
         for c in cards:
             source = m.zone_of(c)
             m.transfer(c, zone, source)
-            moves.append((c, source))
-        tell.cards_moved(m, env, moves, zone)
+            if told:
+                tell.card_moved(m, env, c, source, zone)
 
 
 class Deal(Op):
@@ -364,9 +369,7 @@ class Deal(Op):
         self.n, self.source, self.target = build(n), build(source), build(target)
 
     def run(self, m, f):
-        source, target = self.source(m, f.env), self.target(m, f.env)
-        n = m.deal(self.n(m, f.env), source, target)
-        tell.dealt(m, f.env, n, source, target)
+        m.deal(self.n(m, f.env), self.source(m, f.env), self.target(m, f.env))
 
 
 class Shuffle(Op):
@@ -397,14 +400,15 @@ class TrackMove(Op):
         self.item, self.delta, self.track = build(item), build(delta), track
 
     def run(self, m, f):
-        before = list(m.s.tracks[self.track])
+        before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
         items = m.s.tracks[self.track]
         item = self.item(m, f.env)
         i = on_track(items, item, self.track)
         j = max(0, min(len(items) - 1, i + self.delta(m, f.env)))
         items.pop(i)
         items.insert(j, item)
-        tell.track(m, f.env, self.track, before)
+        if before is not None:
+            tell.track(m, f.env, self.track, before)
 
 
 class TrackSwap(Op):
@@ -414,12 +418,13 @@ class TrackSwap(Op):
         self.a, self.b, self.track = build(a), build(b), track
 
     def run(self, m, f):
-        before = list(m.s.tracks[self.track])
+        before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
         items = m.s.tracks[self.track]
         i = on_track(items, self.a(m, f.env), self.track)
         j = on_track(items, self.b(m, f.env), self.track)
         items[i], items[j] = items[j], items[i]
-        tell.track(m, f.env, self.track, before)
+        if before is not None:
+            tell.track(m, f.env, self.track, before)
 
 
 class TrackPlace(Op):
@@ -431,14 +436,15 @@ class TrackPlace(Op):
         self.item, self.pos, self.track = build(item), build(pos), track
 
     def run(self, m, f):
-        before = list(m.s.tracks[self.track])
+        before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
         items = m.s.tracks[self.track]
         item = self.item(m, f.env)
         i = on_track(items, item, self.track)
         pos = max(1, min(len(items), self.pos(m, f.env)))  # a place among the others and it
         items.pop(i)
         items.insert(pos - 1, item)
-        tell.track(m, f.env, self.track, before)
+        if before is not None:
+            tell.track(m, f.env, self.track, before)
 
 
 class Duration:
@@ -476,7 +482,8 @@ class Effect(Op):
         who = player_of(m, self.who(m, f.env), "a lasting effect is a player's")
         duration = self.duration.value(m, f.env)
         m.s.effects.append([self.name, who, value, duration])
-        tell.effect(m, f.env, who, self.name, value, duration)
+        if CAUSE in f.env:
+            tell.effect(m, f.env, who, self.name, value, duration)
 
 
 class Expire(Op):
@@ -487,9 +494,6 @@ class Expire(Op):
 
     def run(self, m, f):
         s = m.s
-        for e in s.effects:
-            if e[3] == self.duration:
-                tell.ended(m, f.env, e[1], e[0])
         s.effects = [e for e in s.effects if e[3] != self.duration]
         if s.reactions:
             s.reactions = [r for r in s.reactions if r[4] != self.duration]
@@ -510,7 +514,8 @@ class Cancel(Op):
         for i in range(len(effects) - 1, -1, -1):
             if effects[i][0] == self.name and effects[i][1] == who:
                 del effects[i]
-                tell.cancelled(m, f.env, who, self.name)
+                if CAUSE in f.env:
+                    tell.cancelled(m, f.env, who, self.name)
                 return
 
 
@@ -680,7 +685,7 @@ class Tell(Op):
     def run(self, m, f):
         who = player_of(m, self.who(m, f.env), "a line is told to a player")
         text = self.e(m, f.env)
-        m.tell(who, m.show(text))
+        m.tell(who, text if text.__class__ is str else m.show(text))
 
 
 class Prevent(Op):
@@ -782,19 +787,17 @@ class Choose(Op):
             return
         env = f.env
         var = self.var
-        prompt = self.question(m, env) if self.question is not None else None
+        prompt = self.question(m, env) if self.question is not None else var
         payloads = [["bind", var, item] for item in items]
         if self.lazy:
             env[var] = items[-1]  # where offering them one by one leaves it
-            who = self.who(m, env)
-            m.decide(who, prompt or tell.default_question(m, who, items), payloads)
+            m.decide(self.who(m, env), prompt, payloads)
             return
         labels = []
         for item in items:
             env[var] = item
             labels.append(self.label(m, env) if self.label else m.show(item))
-        who = self.who(m, env)
-        m.decide(who, prompt or tell.default_question(m, who, items), payloads, labels)
+        m.decide(self.who(m, env), prompt, payloads, labels)
 
     def labels(self, m, env: dict, payloads: list) -> list[str]:
         """Each offered item's label, in the paused decision's environment (left as it
@@ -829,7 +832,7 @@ class Menu(Op):
 
     def run(self, m, f):
         env = f.env
-        prompt = self.question(m, env) if self.question is not None else None
+        prompt = self.question(m, env) if self.question is not None else "choice"
         offered = []
         for offer in self.offers:
             offer(m, env, offered)
@@ -839,14 +842,12 @@ class Menu(Op):
             if len(offered) == 1:
                 m.apply_payload(offered[0])
                 return
-            who = self.who(m, env)
-            m.decide(who, prompt or tell.menu_question(m, who), offered)
+            m.decide(self.who(m, env), prompt, offered)
             return
         if len(offered) == 1:
             m.apply_payload(offered[0][1])
             return
-        who = self.who(m, env)
-        m.decide(who, prompt or tell.menu_question(m, who), [p for _, p in offered],
+        m.decide(self.who(m, env), prompt, [p for _, p in offered],
                  [label for label, _ in offered])
 
     def labels(self, m, env: dict, payloads: list) -> list[str]:

@@ -91,13 +91,13 @@ def test_board_shows_declared_values_and_no_internal_variables(program):
 
 def test_the_hand_heading_is_one_line_however_narrow_the_hand():
     # Campaign Trail's hand shows number, title and state: four short cards make a table
-    # narrower than "Hand of Democrat (Republican: 5 cards)", which must not wrap with it
+    # narrower than "Hand of Democrat (Republican 5 cards)", which must not wrap with it
     program = load_pack(builtin_pack().parent / "campaign-trail", {}, [])
     game = Game.new(program, seed=3, safe=False)
     game.state.zones["hand:democrat"] = [55, 10]
     game.state.zones["hand:republican"] = [1, 2, 3, 4, 5]
     board = render_board(game, "democrat", 140)
-    assert "Hand of Democrat (Republican: 5 cards)" in board.splitlines()
+    assert "Hand of Democrat (Republican 5 cards)" in board.splitlines()
 
 
 def test_an_exhausted_candidate_card_looks_exhausted(program):
@@ -163,33 +163,33 @@ def test_a_unique_prefix_is_accepted(program):
 def test_an_ambiguous_prefix_shows_the_options_it_fits(capsys):
     game = campaigning()
     labels = game.legal_actions()
-    picked, _ = answer(game, "campaign in n", "campaign in new york")
-    assert labels[picked] == "campaign in New York"
+    picked, _ = answer(game, "campaign in n", "campaign in ny")
+    assert labels[picked] == "campaign in NY"
     out = capsys.readouterr().out
     shown = out.split("Kennedy: Where do you campaign?")[1]  # what the first answer listed
-    assert "campaign in New Jersey" in shown and "campaign in New Hampshire" in shown
-    assert "campaign in Pennsylvania" not in shown
+    assert "campaign in NJ" in shown and "campaign in NH" in shown
+    assert "campaign in PA" not in shown
 
 
 def test_filter_then_pick(capsys):
     game = campaigning()
     labels = game.legal_actions()
     capsys.readouterr()
-    number = labels.index("campaign in Pennsylvania")
-    script = iter(["/penn", str(number)])
+    number = labels.index("campaign in PA")
+    script = iter(["/pa", str(number)])
     human = human_agent(read=lambda prompt: next(script), width=80, colour=False)
-    assert labels[human(game)] == "campaign in Pennsylvania"
+    assert labels[human(game)] == "campaign in PA"
     out = capsys.readouterr().out.split("end campaigning")[-1]  # what came after the list
-    assert f"{number}. campaign in Pennsylvania — " in out
-    assert "campaign in New York" not in out  # the filter showed only the matching options
+    assert f"{number}. campaign in PA — " in out
+    assert "campaign in NY" not in out  # the filter showed only the matching options
 
 
 def test_plain_text_matching_no_label_filters(program):
     game = campaigning()
-    meaning = interpret(options_of(game), "penn")
+    meaning = interpret(options_of(game), "pa")
     assert meaning.index is None
-    assert {o.label for o in meaning.subset} >= {"campaign in Pennsylvania"}
-    assert all("Pennsylvania" in o.label for o in meaning.subset)
+    assert {o.label for o in meaning.subset} >= {"campaign in PA"}
+    assert all("PA" in o.label for o in meaning.subset)
 
 
 def test_a_card_number_from_the_hand_shows_the_options_naming_that_card(program, capsys):
@@ -241,12 +241,12 @@ def test_campaigning_shows_cp_left_and_each_option_cost_without_changing_labels(
     assert "status" not in game.observation("nixon")["pending"]
     pending = game.state.pending
     notes = dict(zip(pending["options"], remarks["notes"], strict=True))
-    assert notes["campaign in New York"] == "1 CP"  # Kennedy stands in Massachusetts (East)
-    assert notes["campaign in Texas"] == "travel 1 + 1 CP"
-    assert notes["campaign in Oregon"] == "travel 2 + 1 CP"
-    assert notes["campaign in California"] == "travel 2 + 1 CP per support check"  # Nixon
-    assert notes["travel to California"] == "travel 2 CP"
-    assert "campaign in Pennsylvania" in pending["options"]  # labels stay as logs show them
+    assert notes["campaign in NY"] == "1 CP"  # Kennedy stands in Massachusetts (East)
+    assert notes["campaign in TX"] == "travel 1 + 1 CP"
+    assert notes["campaign in OR"] == "travel 2 + 1 CP"
+    assert notes["campaign in CA"] == "travel 2 + 1 CP per support check"  # Nixon is there
+    assert notes["travel to CA"] == "travel 2 CP"
+    assert "campaign in PA" in pending["options"]  # labels stay as logs and scenarios know them
 
 
 def test_preempting_and_triggering_show_the_momentum_they_cost():
@@ -333,13 +333,11 @@ def test_support_changes_are_narrated_once_per_place(program):
     told = [line for line in game.state.log if " — " in line]
     titles = {c["title"] for c in program.cards.values()}
     assert told and all(line.rsplit(" — ", 1)[1] in titles for line in told)
-    support = [line for line in told if line.startswith("  ") and " support in " in line]
+    support = [line for line in told if " support in " in line]
     assert support and all(" → " in line for line in support)
     # a run of cubes an event places in one state is one line, not one per cube
     assert all(a != b for a, b in zip(support, support[1:], strict=False))
-    # the narration stays readable in volume: each decision told with what it changes, a
-    # few lines each (990 lines for 273 decisions)
-    assert len(game.state.log) < 5 * len(game.state.history)
+    assert len(game.state.log) < 400  # the narration stays readable in volume
 
 
 def test_the_result_explains_withheld_states():
@@ -348,7 +346,7 @@ def test_the_result_explains_withheld_states():
                      "zones": {"election_day_events:nixon": [33]}},
                     {"procedure": "election_day"}, [])
     said = [line for line in game.state.log if "withholds" in line]
-    assert said and "Alabama" in said[0] and "Louisiana" not in said[0]
+    assert said and "AL" in said[0] and "LA" not in said[0]
 
 
 # ---- hustings cards -----------------------------------------------------------------
