@@ -491,7 +491,8 @@ def test_declared_card_kinds_refuse_a_misspelt_kind_and_a_mod_adds_one(tmp_path)
     assert (found[0].source.line, found[0].source.column) == (11, 36)
     pack = make_pack(tmp_path / "ok", SPITE.replace("- {number: 4, title: Four}",
                                                     "- {number: 4, title: Four, kind: bonus}"),
-                     manifest=manifest)
+                     manifest=manifest.replace("  discard: {}\n",
+                                               "  discard: {}\n  bonus_pile: {start: bonus}\n"))
     mod = make_mod(tmp_path, "bonus", {}, setup="card_kinds: {bonus: \"bonus cards\"}\n")
     assert "E121" in codes(check_pack(pack))
     assert not check_pack(pack, mods=[mod]).report.errors

@@ -11,6 +11,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -519,4 +520,5 @@ def check_no_byte_changes(app, seats: dict[str, str], steps: int, states: int = 
 def page(game: Seats, seat: str) -> bytes:
     """The bytes of `seat`'s GET of the game: the show endpoint's reply, made directly."""
     room = game.app.state.server.rooms.get(game.id)
-    return JSONResponse(state_of(game.id, room, seat)).body
+    request = SimpleNamespace(app=game.app, path_params={"game": game.id})  # what it reads
+    return JSONResponse(state_of(request, room, seat)).body
