@@ -754,6 +754,8 @@ class _Loader:
             initial=self.initial(manifest, board, locations, card_table),
             options=options,
             view={**manifest.view.model_dump(), "title": manifest.title},
+            names=display_names(manifest, locations),
+            nouns={n: forms.model_dump(exclude_none=True) for n, forms in manifest.nouns.items()},
         )
 
     def check_card_owners(self, manifest: PackManifest, cards: list) -> None:
@@ -828,6 +830,18 @@ class _Loader:
             "bag_pieces": manifest.bag.pieces if manifest.bag else None,
             "signed": sorted(n for n, c in manifest.counters.items() if c.signed),
         }
+
+
+def display_names(manifest: PackManifest, locations: dict[str, dict]) -> dict[str, str]:
+    """Each id's display name: the pack's `names:`, places' names, players' view names."""
+    names = {n: text for n, text in manifest.names.items()}
+    for where, info in locations.items():
+        if isinstance(info.get("name"), str):
+            names[where] = info["name"]
+    for who, look in manifest.view.players.items():
+        if look.name:
+            names[who] = look.name
+    return names
 
 
 def board_tables(board) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:

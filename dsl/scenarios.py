@@ -394,11 +394,12 @@ def check(game: Game, exp: Expect) -> list[str]:
     if exp.player is not None:
         same("player to act", game.current_player(), exp.player)
     legal = game.legal_actions()
+    keys = game.action_keys() if exp.legal or exp.illegal else []  # ids for names
     for label in exp.legal:
-        if label not in legal:
+        if label not in legal and label not in keys:
             bad.append(f"{label!r} is not offered (offered: {legal[:12]})")
     for label in exp.illegal:
-        if label in legal:
+        if label in legal or label in keys:
             bad.append(f"{label!r} is offered but should not be")
     text = "\n".join(s.log)
     for needle in exp.log:

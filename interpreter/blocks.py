@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import narration
 from .codegen import Writer, checked_items, fast_pays
 from .errors import RuleError
 from .narration import CAUSE
@@ -256,15 +257,19 @@ class Segments:
         are put to the player."""
         who, options = ins[1], ins[2]
         question = ins[4] if len(ins) > 4 else None
-        prompt = self._settled(out, question, mark) if question is not None else "'choice'"
+        prompt = self._settled(out, question, mark) if question is not None else None
         offered = self._local("o")
         out.append(f"{offered} = []{mark}")
         for option in options:
             out.append(f"{self.unit.offer_name(option, False)}(m, env, {offered}){mark}")
-        player = self._expr(out, "", who, mark, settle=False)
+        player, who_local = self._expr(out, "", who, mark, settle=False), self._local("p")
+        if prompt is None:  # asked from the player's name (narration.menu_question)
+            prompt = f"{self.unit.bind(narration.menu_question)}(m, {who_local})"
         out.append(f"if {offered}:{mark}")
         out.append(f"    if _len({offered}) == 1: m.apply_payload({offered}[0]){mark}")
-        out.append(f"    else: m.decide({player}, {prompt}, {offered}){mark}")
+        out.append(f"    else:{mark}")
+        out.append(f"        {who_local} = {player}{mark}")
+        out.append(f"        m.decide({who_local}, {prompt}, {offered}){mark}")
 
     def _choose(self, out: list[str], ins: tuple, mark: str) -> None:
         """`P chooses x from LIST` whose labels are made when asked for, as ops.Choose
@@ -275,10 +280,14 @@ class Segments:
         out.append(f"if not {listed}: env[{var}] = None{mark}")
         out.append(f"elif _len({listed}) == 1: env[{var}] = {listed}[0]{mark}")
         out.append(f"else:{mark}")
-        prompt = self._settled(out, question, mark, "    ") if question is not None else var
+        prompt = self._settled(out, question, mark, "    ") if question is not None else None
         out.append(f"    env[{var}] = {listed}[-1]{mark}")  # where offering leaves it
         player, item = self._expr(out, "    ", who, mark, settle=False), self._local("i")
-        out.append(f"    m.decide({player}, {prompt}, "
+        who_local = self._local("p")
+        out.append(f"    {who_local} = {player}{mark}")
+        if prompt is None:  # asked from what is offered (narration.default_question)
+            prompt = f"{self.unit.bind(narration.default_question)}(m, {who_local}, {listed})"
+        out.append(f"    m.decide({who_local}, {prompt}, "
                    f"[['bind', {var}, {item}] for {item} in {listed}]){mark}")
 
     def _settled(self, out: list[str], e: Any, mark: str, ind: str = "") -> str:
@@ -383,7 +392,7 @@ class Segments:
         elif kind == "say":
             code, t = self._expr(out, ind, ins[1], mark), self._local("s")
             out.append(f"{ind}{t} = {code}{mark}")
-            out.append(f"{ind}m.say({t} if {t}.__class__ is _str else m.show({t})){mark}")
+            out.append(f"{ind}m.say(m.show({t})){mark}")
         elif kind == "stop":
             if framed:
                 out.append(f"{ind}m.stop(){mark}")

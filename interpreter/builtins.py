@@ -10,6 +10,7 @@ from typing import Any
 
 from .budget import MAX_INT
 from .errors import RuleError
+from .plurals import counted
 from .support import leader
 
 
@@ -247,6 +248,13 @@ def _random_pick(m, items):
     return m.pick(items)
 
 
+def _counted(m, n, noun):
+    """`counted(3, "card")`: "3 cards", the noun's form chosen by the plural rule."""
+    if noun.__class__ is not str:
+        raise RuleError(f"counted() names a noun, not {m.show(noun)!r:.80}")
+    return counted(m, n, noun)
+
+
 def _fail(m, message):
     raise RuleError(str(message))
 
@@ -281,6 +289,7 @@ BUILTINS = {
     "most_places": _most_places,
     "most_support": _most_support,
     "fail": _fail,
+    "counted": _counted,
     "roll": _roll,
     "random_pick": _random_pick,
 }
@@ -300,7 +309,7 @@ ARITY = {
     "support_total": 2, "held": 2, "empty": 1, "unique": 1, "first": 1, "range": 2,
     "zone_size": 1, "is_card": 1, "fail": 1, "tally": 2, "at": 2, "last": 1, "owner": 2,
     "support": 2, "support_of": 3, "sum_of": 2,
-    "most_places": 2, "most_support": 2, "roll": 1, "random_pick": 1,
+    "most_places": 2, "most_support": 2, "roll": 1, "random_pick": 1, "counted": 2,
 }
 
 # The argument (by position) that names a support pool (checked when content is compiled).

@@ -899,7 +899,10 @@ def _fmt(w: Writer, parts) -> str:
             pieces.append(repr(str(p)))
             continue
         t = w.temp()
-        pieces.append(f"({t} if ({t} := {w.expr(p)}).__class__ is _str else m.show({t}))")
+        # an id (a player, a place...) reads as its display name: m.names, which is empty
+        # while the key labels are made
+        pieces.append(f"(m.names.get({t}, {t}) if ({t} := {w.expr(p)}).__class__ is _str "
+                      f"else m.show({t}))")
     return f"_text(m, ''.join(({''.join(p + ', ' for p in pieces)})))"
 
 

@@ -187,6 +187,16 @@ class Game:
         """The labels of the legal actions (made now if not yet: see num_actions)."""
         return list(self.state.labels())
 
+    def action_keys(self) -> list[str]:
+        """The legal actions' key labels: each label with ids where it shows display names
+        ("ann plays first" for "Ann plays first"), the names scenarios and older
+        sessions give. A decision whose labels were made as it was offered (they could draw
+        chance) has its shown labels only."""
+        op = self._paused_op()
+        if not getattr(op, "lazy", False):
+            return self.legal_actions()
+        return self.machine.labeller.fork(self.state).labels(keys=True)
+
     def num_actions(self) -> int:
         """How many actions are legal: agents that play by index need no labels."""
         pending = self.state.pending
@@ -238,6 +248,9 @@ class Game:
         options = self.state.labels()
         if action in options:
             return options.index(action)
+        keys = self.action_keys() if isinstance(action, str) else []
+        if action in keys:
+            return keys.index(action)
         hint = ", ".join(repr(o) for o in options[:8])
         more = f" and {len(options) - 8} more" if len(options) > 8 else ""
         raise IllegalAction(

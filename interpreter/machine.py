@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import rng
+from . import narration, rng
 from .blocks import marked, segments_for
 from .budget import DEFAULT, MAX_TEXT, Budget, too_big
 from .errors import RuleError, in_plain_words
@@ -65,6 +65,11 @@ class Machine:
         self.stacking, self.ranks = known.stacking, known.ranks
         self.functions, self.segments = known.functions, known.segments
         self.seen_in: dict[int, str] = {}  # card -> the zone it was last seen in (zone_of)
+        # What texts show for an id (the pack's display names; none while key labels are
+        # made), the run of support narrated last, and a secret choice not yet revealed.
+        self.names: dict[str, str] = program.names
+        self.support_run: tuple | None = None
+        self.secret: list | None = None
         self.labeller = labeller or Labeller(program, ops, self.budget)
 
     def fork(self, state: GameState) -> Machine:
@@ -107,6 +112,9 @@ class Machine:
                 if isinstance(e, RuleError) and e.where:
                     raise
                 raise self.fault(e, f) from None
+        if self.secret is not None:
+            narration.reveal(self, self.secret)
+            self.secret = None
         s.steps += 1
 
     def fault(self, e: Exception, f: Frame) -> RuleError:
@@ -274,11 +282,14 @@ class Machine:
                             "last, then `finish` (or stop) the game")
         raise RuleError(f"only a player decides, and {player!r:.80} is not one")
 
-    def labels(self) -> list[str]:
+    def labels(self, keys: bool = False) -> list[str]:
         """The labels of the pending decision, made by its paused instruction (its
-        variables left exactly as they were); an error is positioned at it."""
+        variables left exactly as they were); an error is positioned at it. `keys`: the
+        labels with ids in place of display names (what scenarios and older saves name)."""
         s = self.s
         f = s.stack[-1]
+        if keys:
+            self.names = {}
         try:
             labels = self.ops[f.block][f.pc - 1].labels(self, f.env, s.pending["payloads"])
         except (RuleError, *_CONTENT_FAULTS) as e:
@@ -292,9 +303,22 @@ class Machine:
         s = self.s
         pending = s.pending
         assert pending is not None
+        self.narrate(pending, index)
         s.pending = None
         s.history.append(index)
         self.apply_payload(pending["payloads"][index])
+
+    def narrate(self, pending: dict, index: int) -> None:
+        """Tell the option taken, in the log, before what it does."""
+        payload = pending["payloads"][index]
+        f = self.s.stack[-1]
+        labels = pending["options"]
+        if labels is not None:
+            label = labels[index]
+        else:  # the one label, made as labels() would make it
+            label = self.ops[f.block][f.pc - 1].labels(self, f.env, [payload])[0]
+        value = payload[2] if payload[0] == "bind" else payload[3]
+        self.secret = narration.decision(self, pending["player"], label, f.env, value)
 
     def apply_payload(self, payload: list) -> None:
         f = self.s.stack[-1]
@@ -523,7 +547,7 @@ class Machine:
         zones[zone].extend(zones[spec.refill_from])
         zones[spec.refill_from].clear()
         self.shuffle(zones[zone])
-        self.say(f"  ({spec.refill_from} shuffled into {zone})")
+        self.say(narration.shuffled(self, spec.refill_from, zone))
 
     # ---- presentation --------------------------------------------------
     def show(self, value: Any) -> str:
@@ -533,6 +557,8 @@ class Machine:
             return "yes" if value else "no"
         if isinstance(value, int):
             return str(value)
+        if value.__class__ is str:
+            return self.names.get(value, value)
         if isinstance(value, list):
             if not value:
                 return "none"

@@ -1,88 +1,185 @@
-"""Narration of what a card's event changes, worded with the pack's display names.
+"""Narration: every change the rules make and every decision a player takes, told once in
+the public log, worked out of the pack's display names.
 
-While an event resolves, its frames (and the procedures it calls) carry the card in their
-environment under CAUSE; each change an instruction makes there is told in the log as
-"Ann loses 2 gold — The Tax Collector". The wording uses only the pack's own names
-(the view's player names, places' names), so it is the same for every game and seed.
+A change is told as it happens ("Ann loses 2 gold"); while a card's event resolves, its
+frames (and the procedures it calls) carry the card in their environment under CAUSE, and
+the line names it ("Ann loses 2 gold — The Tax Collector"). Outside an event the change is
+the rules' own, told under the turn and phase headings the pack says. A decision is told
+as the player's name and the label of the option taken; one that picks a card from a hidden
+zone is told to everyone as a choice made in secret (and in full to its player alone) until
+the card is seen again.
+
+Every English line the engine writes is one format string of LINES, filled with named
+values, so the wording lives in one place (a message catalog can take it over).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .plurals import counted
 from .support import holdings
 
 CAUSE = "@cause"  # not a name the effect language can write, so no rule can clash with it
 
+LINES = {
+    "change": "  {text}{cause}",
+    "cause": " — {title}",
+    "gains": "{player} gains {amount}",
+    "loses": "{player} loses {amount}",
+    "support": "{pool} support in {place}: {before} → {after}",
+    "moved": "{card} goes from {source} to {target}",
+    "moved_many": "{card} go from {source} to {target}",
+    "moved_in": "{card} goes to {target}",
+    "moved_many_in": "{card} go to {target}",
+    "and": "{head} and {last}",
+    "a_card": "a card",
+    "dealt": "{amount} dealt from {source} to {target}",
+    "effect": "{player} has {effect}{value} {lasting}",
+    "for_next": "for the next {count} × {name}",
+    "until_end": "until the end of {name}",
+    "cancelled": "{player} no longer has {effect}",
+    "ended": "{player}'s {effect} ends",
+    "token": "{player} moves to {place}",
+    "track": "{track}: {order}",
+    "zone_of": "{player}'s {zone}",
+    "none": "none",
+    "holding": "{player} {count}",
+    "decision": "{player}: {choice}{cause}",
+    "secret": "{player} chooses in secret{cause}",
+    "shuffled": "  ({source} shuffled into {target})",
+    "ask_card": "{player}, which card?",
+    "ask_player": "{player}, which player?",
+    "ask_place": "{player}, which of the {kind}?",
+    "ask_number": "{player}, how many?",
+    "ask_one": "{player}, which one?",
+    "ask_menu": "{player} to choose",
+}
+
+
+def line(key: str, **values: Any) -> str:
+    return LINES[key].format(**values)
+
+
+def name(m, value: Any) -> str:
+    """What a person reads for an id: the pack's display name (a player's or a place's
+    name, or one from the pack's `names:`), else the id with spaces for underscores."""
+    if isinstance(value, str):
+        shown = m.names.get(value)
+        return shown if shown is not None else value.replace("_", " ")
+    return m.show(value)
+
 
 def player(m, who: Any) -> str:
-    look = m.p.view.get("players", {}).get(who) if isinstance(who, str) else None
-    return (look or {}).get("name") or m.show(who)
+    return name(m, who)
 
 
 def place(m, where: Any) -> str:
-    info = m.p.locations.get(where) if isinstance(where, str) else None
-    return info.get("name", where) if info else m.show(where)
+    return name(m, where)
 
 
-def words(name: str) -> str:
-    return name.replace("_", " ")
+def words(key: str) -> str:
+    """An id as words, for a machine without display names (the key labels)."""
+    return key.replace("_", " ")
+
+
+def cause(m, env: dict) -> str:
+    """" — Card title" while a card's event resolves; nothing for the rules' own changes."""
+    if CAUSE not in env:
+        return ""
+    card = m.p.cards.get(env[CAUSE])
+    return line("cause", title=card["title"] if card else env[CAUSE])
 
 
 def tell(m, env: dict, text: str) -> None:
-    card = m.p.cards.get(env[CAUSE])
-    m.s.log.append(f"  {text} — {card['title'] if card else env[CAUSE]}")
+    m.s.log.append(line("change", text=text, cause=cause(m, env)))
 
 
-def counter(m, env: dict, who: str, name: str, change: int) -> None:
+def counter(m, env: dict, who: str, counter_name: str, change: int) -> None:
     if change:
-        verb = "gains" if change > 0 else "loses"
-        tell(m, env, f"{player(m, who)} {verb} {abs(change)} {words(name)}")
+        amount = counted(m, abs(change), counter_name)
+        tell(m, env, line("gains" if change > 0 else "loses", player=player(m, who),
+                          amount=amount))
 
 
 def support(m, env: dict, pool: str, where: str, before: Any) -> None:
+    """`state support in Ohio: none → Ann 1`; a run of cubes placed one by one in the same
+    place (with nothing told between) is one line, from the first before to the last after."""
     after = m.s.pools[pool].get(where)
     if before == after:
         return
-    card = m.p.cards.get(env[CAUSE])
-    head = f"  {words(pool)} support in {place(m, where)}: "
-    tail = f" — {card['title'] if card else env[CAUSE]}"
     log = m.s.log
-    last = log[-1] if log else ""
-    if last.startswith(head) and last.endswith(tail):
-        first = last[len(head):].split(" → ")[0]  # one line for a run of cubes
+    key = (pool, where, env.get(CAUSE))
+    run = m.support_run
+    if run is not None and run[0] == len(log) and run[1] == key:
+        first = run[2]
         log.pop()
     else:
         first = holding(m, before)
     now = holding(m, after)
     if first != now:
-        log.append(f"{head}{first} → {now}{tail}")
+        log.append(line("change", text=line("support", pool=name(m, pool),
+                                             place=place(m, where), before=first, after=now),
+                        cause=cause(m, env)))
+        m.support_run = (len(log), key, first)
+    else:
+        m.support_run = None
 
 
 def holding(m, entry: Any) -> str:
     """`Ann 2`, or for a stacking pool every player's pieces: `Ann 2, Bob 1`."""
     if not entry:
-        return "none"
+        return line("none")
     if entry.__class__ is list:  # an exclusive pool's [owner, count]: the common case
-        return f"{player(m, entry[0])} {entry[1]}"
+        return line("holding", player=player(m, entry[0]), count=entry[1])
     counts = holdings(entry)
     seats = m.p.players
     order = [p for p in seats if p in counts] + [p for p in counts if p not in seats]
-    return ", ".join(f"{player(m, p)} {counts[p]}" for p in order)
+    return ", ".join(line("holding", player=player(m, p), count=counts[p]) for p in order)
 
 
 def zone(m, key: str) -> str:
-    name, _, owner = key.partition(":")
-    return f"{player(m, owner)}'s {words(name)}" if owner else words(name)
+    zone_name, _, owner = key.partition(":")
+    shown = name(m, zone_name)
+    return line("zone_of", player=player(m, owner), zone=shown) if owner else shown
 
 
-def card_moved(m, env: dict, card: int, source: str | None, target: str) -> None:
-    if source == target:
-        return
-    secret = all(z is None or hidden(m, z) for z in (source, target))
-    title = "a card" if secret else m.p.cards.get(card, {}).get("title", str(card))
-    origin = f" from {zone(m, source)}" if source else ""
-    tell(m, env, f"{title} goes{origin} to {zone(m, target)}")
+def cards_moved(m, env: dict, moves: list[tuple[int, str | None]], target: str) -> None:
+    """Cards moved to `target`, one line for each zone they came from (in order): "A and B
+    go from X to Y"; a card moving between two hidden zones is "a card"."""
+    runs: list[tuple[str | None, list[int]]] = []
+    for card, source in moves:
+        if source == target:
+            continue
+        if runs and runs[-1][0] == source:
+            runs[-1][1].append(card)
+        else:
+            runs.append((source, [card]))
+    for source, cards in runs:
+        secret = all(z is None or hidden(m, z) for z in (source, target))
+        if secret:
+            what = counted(m, len(cards), "card") if len(cards) > 1 else line("a_card")
+        else:
+            what = listed(m, [m.p.cards.get(c, {}).get("title", str(c)) for c in cards])
+        key = "moved" if len(cards) == 1 else "moved_many"
+        if source:
+            tell(m, env, line(key, card=what, source=zone(m, source), target=zone(m, target)))
+        else:
+            tell(m, env, line(key + "_in", card=what, target=zone(m, target)))
+
+
+def listed(m, items: list[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return line("and", head=", ".join(items[:-1]), last=items[-1])
+
+
+def dealt(m, env: dict, n: int, source: str, target: str) -> None:
+    """Cards dealt are counted, never named: a deal comes from a deck nobody sees."""
+    if n:
+        tell(m, env, line("dealt", amount=counted(m, n, "card"), source=zone(m, source),
+                          target=zone(m, target)))
 
 
 def hidden(m, key: str) -> bool:
@@ -90,27 +187,105 @@ def hidden(m, key: str) -> bool:
     return spec is not None and (spec.hidden or spec.ordered_secret)
 
 
-def effect(m, env: dict, who: str, name: str, value: Any, duration: Any) -> None:
-    amount = "" if value is True else f" {place(m, value)}"
-    tell(m, env, f"{player(m, who)} has {words(name)}{amount} {lasting(duration)}")
+def effect(m, env: dict, who: str, effect_name: str, value: Any, duration: Any) -> None:
+    amount = "" if value is True or value == 1 and value.__class__ is int else \
+        f" {name(m, value)}"
+    tell(m, env, line("effect", player=player(m, who), effect=name(m, effect_name),
+                      value=amount, lasting=lasting(m, duration)))
 
 
-def lasting(duration: Any) -> str:
+def lasting(m, duration: Any) -> str:
     if isinstance(duration, list):
-        name, n = duration
-        return f"for the next {n} × {words(name)}"
-    return f"until the end of {words(duration)}"
+        what, n = duration
+        return line("for_next", count=n, name=name(m, what))
+    return line("until_end", name=name(m, duration))
 
 
-def cancelled(m, env: dict, who: str, name: str) -> None:
-    tell(m, env, f"{player(m, who)} no longer has {words(name)}")
+def cancelled(m, env: dict, who: str, effect_name: str) -> None:
+    tell(m, env, line("cancelled", player=player(m, who), effect=name(m, effect_name)))
+
+
+def ended(m, env: dict, who: str, effect_name: str) -> None:
+    tell(m, env, line("ended", player=player(m, who), effect=name(m, effect_name)))
 
 
 def token(m, env: dict, who: str, where: str) -> None:
-    tell(m, env, f"{player(m, who)} moves to {place(m, where)}")
+    tell(m, env, line("token", player=player(m, who), place=place(m, where)))
 
 
-def track(m, env: dict, name: str, before: list) -> None:
-    after = m.s.tracks[name]
+def track(m, env: dict, track_name: str, before: list) -> None:
+    after = m.s.tracks[track_name]
     if after != before:
-        tell(m, env, f"{words(name)}: {', '.join(place(m, i) for i in after)}")
+        tell(m, env, line("track", track=name(m, track_name),
+                          order=", ".join(place(m, i) for i in after)))
+
+
+def shuffled(m, source: str, target: str) -> str:
+    return line("shuffled", source=zone(m, source), target=zone(m, target))
+
+
+# ---- decisions -------------------------------------------------------------------
+def chosen_cards(m, value: Any) -> list[int]:
+    """The cards of the pack a chosen value is or holds."""
+    items = value if isinstance(value, list) else [value]
+    return [c for c in items if c.__class__ is int and c in m.p.cards]
+
+
+def secret_choice(m, value: Any) -> list[int]:
+    """The cards a choice would give away: those chosen from a hidden zone (a hand, a
+    face-down stack, a deck)."""
+    found = []
+    for card in chosen_cards(m, value):
+        where = m.zone_of(card)
+        if where is not None and hidden(m, where):
+            found.append(card)
+    return found
+
+
+def decision(m, who: str, label: str, env: dict, value: Any) -> list | None:
+    """Tell the decision `who` took (the option's label). A choice of hidden cards is told
+    to the others as made in secret and in full to `who`: the secret, to be revealed once
+    the cards are all seen (`reveal`), or None."""
+    full = line("decision", player=player(m, who), choice=label, cause=cause(m, env))
+    cards = secret_choice(m, value)
+    if not cards:
+        m.s.log.append(full)
+        return None
+    m.s.log.append(line("secret", player=player(m, who), cause=cause(m, env)))
+    m.s.told.append([len(m.s.log) - 1, who, full])
+    return [len(m.s.log) - 1, len(m.s.told) - 1, full, cards]
+
+
+def reveal(m, secret: list) -> None:
+    """A secret choice's cards, all out of hidden zones now: the public line says it in
+    full, and its player's own copy goes."""
+    at, told_at, full, cards = secret
+    log, told = m.s.log, m.s.told
+    for card in cards:
+        where = m.zone_of(card)
+        if where is None or hidden(m, where):
+            return
+    if at < len(log) and told_at < len(told) and told[told_at][2] == full:
+        log[at] = full
+        del told[told_at]
+
+
+def default_question(m, who: str, items: list) -> str:
+    """What a decision without `asking` asks, from what it offers: never a variable's name."""
+    first = items[0] if items else None
+    shown = player(m, who)
+    if first.__class__ is int and first in m.p.cards:
+        return line("ask_card", player=shown)
+    if first.__class__ is str and first in m.players:
+        return line("ask_player", player=shown)
+    if first.__class__ is str and first in m.p.locations:
+        kind = m.p.locations[first].get("kind", "")
+        return line("ask_place", player=shown, kind=name(m, kind))
+    if first.__class__ is int:
+        return line("ask_number", player=shown)
+    return line("ask_one", player=shown)
+
+
+def menu_question(m, who: str) -> str:
+    """What a menu without `asking` asks."""
+    return line("ask_menu", player=player(m, who))

@@ -114,7 +114,7 @@ class Say(Op):
 
     def run(self, m, f):
         text = self.e(m, f.env)
-        m.say(text if text.__class__ is str else m.show(text))
+        m.say(m.show(text))
 
 
 class Record(Op):
@@ -172,8 +172,7 @@ class Gain(Op):
         high = m.highs.get(self.counter)
         if high is not None and table[who] > high:  # a gain stops at the maximum
             table[who] = max(high, before)
-        if CAUSE in env:
-            tell.counter(m, env, who, self.counter, table[who] - before)
+        tell.counter(m, env, who, self.counter, table[who] - before)
 
 
 class _Spend(Op):
@@ -207,8 +206,7 @@ class Lose(_Spend):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         low = m.lows.get(self.counter)
         table[who] = left if low is None else max(min(low, before), left)
-        if CAUSE in env:
-            tell.counter(m, env, who, self.counter, table[who] - before)
+        tell.counter(m, env, who, self.counter, table[who] - before)
 
 
 class Pay(_Spend):
@@ -228,8 +226,7 @@ class Pay(_Spend):
         if too_big(have - n):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         table[who] = have - n
-        if CAUSE in env:
-            tell.counter(m, env, who, self.counter, -n)
+        tell.counter(m, env, who, self.counter, -n)
 
 
 def _copy(here):
@@ -255,11 +252,9 @@ class Place(Op):
     def apply(self, m, env, pool, where, who, n):
         if where not in m.ranks[pool] or who not in m.players:
             _not_support(m, pool, where, who)
-        told = CAUSE in env  # only narration needs the place as it was before
-        before = _copy(m.s.pools[pool].get(where)) if told else None
+        before = _copy(m.s.pools[pool].get(where))  # for the narration
         self.change(m, pool, who, where, n)
-        if told:
-            tell.support(m, env, pool, where, before)
+        tell.support(m, env, pool, where, before)
 
     @staticmethod
     def change(m, pool, who, where, n):
@@ -327,7 +322,7 @@ class MoveToken(Op):
         if where.__class__ is not str or where not in m.p.locations:
             raise RuleError(f"a token stands on a place, and {where!r:.80} is no place of "
                             "the board")
-        if CAUSE in env and m.s.tokens.get(who) != where:
+        if m.s.tokens.get(who) != where:
             tell.token(m, env, who, where)
         m.s.tokens[who] = where
 
@@ -354,12 +349,12 @@ class Transfer(Op):
             m.charge(len(cards) * len(m.s.zones))
             for c in cards:  # all checked before any moves: anything else would be a new card
                 card_of(m, c, "only cards are transferred")
-        told = CAUSE in env
+        moves = []
         for c in cards:
             source = m.zone_of(c)
             m.transfer(c, zone, source)
-            if told:
-                tell.card_moved(m, env, c, source, zone)
+            moves.append((c, source))
+        tell.cards_moved(m, env, moves, zone)
 
 
 class Deal(Op):
@@ -369,7 +364,9 @@ class Deal(Op):
         self.n, self.source, self.target = build(n), build(source), build(target)
 
     def run(self, m, f):
-        m.deal(self.n(m, f.env), self.source(m, f.env), self.target(m, f.env))
+        source, target = self.source(m, f.env), self.target(m, f.env)
+        n = m.deal(self.n(m, f.env), source, target)
+        tell.dealt(m, f.env, n, source, target)
 
 
 class Shuffle(Op):
@@ -400,15 +397,14 @@ class TrackMove(Op):
         self.item, self.delta, self.track = build(item), build(delta), track
 
     def run(self, m, f):
-        before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
+        before = list(m.s.tracks[self.track])
         items = m.s.tracks[self.track]
         item = self.item(m, f.env)
         i = on_track(items, item, self.track)
         j = max(0, min(len(items) - 1, i + self.delta(m, f.env)))
         items.pop(i)
         items.insert(j, item)
-        if before is not None:
-            tell.track(m, f.env, self.track, before)
+        tell.track(m, f.env, self.track, before)
 
 
 class TrackSwap(Op):
@@ -418,13 +414,12 @@ class TrackSwap(Op):
         self.a, self.b, self.track = build(a), build(b), track
 
     def run(self, m, f):
-        before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
+        before = list(m.s.tracks[self.track])
         items = m.s.tracks[self.track]
         i = on_track(items, self.a(m, f.env), self.track)
         j = on_track(items, self.b(m, f.env), self.track)
         items[i], items[j] = items[j], items[i]
-        if before is not None:
-            tell.track(m, f.env, self.track, before)
+        tell.track(m, f.env, self.track, before)
 
 
 class TrackPlace(Op):
@@ -436,15 +431,14 @@ class TrackPlace(Op):
         self.item, self.pos, self.track = build(item), build(pos), track
 
     def run(self, m, f):
-        before = list(m.s.tracks[self.track]) if CAUSE in f.env else None
+        before = list(m.s.tracks[self.track])
         items = m.s.tracks[self.track]
         item = self.item(m, f.env)
         i = on_track(items, item, self.track)
         pos = max(1, min(len(items), self.pos(m, f.env)))  # a place among the others and it
         items.pop(i)
         items.insert(pos - 1, item)
-        if before is not None:
-            tell.track(m, f.env, self.track, before)
+        tell.track(m, f.env, self.track, before)
 
 
 class Duration:
@@ -482,8 +476,7 @@ class Effect(Op):
         who = player_of(m, self.who(m, f.env), "a lasting effect is a player's")
         duration = self.duration.value(m, f.env)
         m.s.effects.append([self.name, who, value, duration])
-        if CAUSE in f.env:
-            tell.effect(m, f.env, who, self.name, value, duration)
+        tell.effect(m, f.env, who, self.name, value, duration)
 
 
 class Expire(Op):
@@ -494,6 +487,9 @@ class Expire(Op):
 
     def run(self, m, f):
         s = m.s
+        for e in s.effects:
+            if e[3] == self.duration:
+                tell.ended(m, f.env, e[1], e[0])
         s.effects = [e for e in s.effects if e[3] != self.duration]
         if s.reactions:
             s.reactions = [r for r in s.reactions if r[4] != self.duration]
@@ -514,8 +510,7 @@ class Cancel(Op):
         for i in range(len(effects) - 1, -1, -1):
             if effects[i][0] == self.name and effects[i][1] == who:
                 del effects[i]
-                if CAUSE in f.env:
-                    tell.cancelled(m, f.env, who, self.name)
+                tell.cancelled(m, f.env, who, self.name)
                 return
 
 
@@ -685,7 +680,7 @@ class Tell(Op):
     def run(self, m, f):
         who = player_of(m, self.who(m, f.env), "a line is told to a player")
         text = self.e(m, f.env)
-        m.tell(who, text if text.__class__ is str else m.show(text))
+        m.tell(who, m.show(text))
 
 
 class Prevent(Op):
@@ -787,17 +782,19 @@ class Choose(Op):
             return
         env = f.env
         var = self.var
-        prompt = self.question(m, env) if self.question is not None else var
+        prompt = self.question(m, env) if self.question is not None else None
         payloads = [["bind", var, item] for item in items]
         if self.lazy:
             env[var] = items[-1]  # where offering them one by one leaves it
-            m.decide(self.who(m, env), prompt, payloads)
+            who = self.who(m, env)
+            m.decide(who, prompt or tell.default_question(m, who, items), payloads)
             return
         labels = []
         for item in items:
             env[var] = item
             labels.append(self.label(m, env) if self.label else m.show(item))
-        m.decide(self.who(m, env), prompt, payloads, labels)
+        who = self.who(m, env)
+        m.decide(who, prompt or tell.default_question(m, who, items), payloads, labels)
 
     def labels(self, m, env: dict, payloads: list) -> list[str]:
         """Each offered item's label, in the paused decision's environment (left as it
@@ -832,7 +829,7 @@ class Menu(Op):
 
     def run(self, m, f):
         env = f.env
-        prompt = self.question(m, env) if self.question is not None else "choice"
+        prompt = self.question(m, env) if self.question is not None else None
         offered = []
         for offer in self.offers:
             offer(m, env, offered)
@@ -842,12 +839,14 @@ class Menu(Op):
             if len(offered) == 1:
                 m.apply_payload(offered[0])
                 return
-            m.decide(self.who(m, env), prompt, offered)
+            who = self.who(m, env)
+            m.decide(who, prompt or tell.menu_question(m, who), offered)
             return
         if len(offered) == 1:
             m.apply_payload(offered[0][1])
             return
-        m.decide(self.who(m, env), prompt, [p for _, p in offered],
+        who = self.who(m, env)
+        m.decide(who, prompt or tell.menu_question(m, who), [p for _, p in offered],
                  [label for label, _ in offered])
 
     def labels(self, m, env: dict, payloads: list) -> list[str]:

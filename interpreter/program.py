@@ -84,6 +84,10 @@ class Program:
     dispatch_block: int = -1
     durations: list[str] = field(default_factory=lambda: ["game"])
     version: str = "0"  # the pack's version (pack.yaml), as saves and logs name it
+    # What a person reads for an id (players, places, and the pack's `names:`), and the
+    # forms of the nouns shown with a count (`nouns:`, {noun: {one: ..., other: ...}}).
+    names: dict[str, str] = field(default_factory=dict)
+    nouns: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def once(self, what: str, make: Callable[[Program], Any]) -> Any:
         """`make(self)`, made once and kept on the program itself, so it goes with the

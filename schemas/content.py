@@ -232,6 +232,18 @@ LANGUAGE_DOC = (
 )
 
 
+class NounForms(Strict):
+    """A noun's form for each plural category of the language (CLDR: zero, one, two, few,
+    many, other); English needs one and other."""
+
+    one: str
+    other: str
+    zero: str | None = None
+    two: str | None = None
+    few: str | None = None
+    many: str | None = None
+
+
 class PackManifest(Strict):
     name: str
     title: str
@@ -261,6 +273,15 @@ class PackManifest(Strict):
     texts: dict[str, str | TextDef] = Field(
         default_factory=dict, description="named texts the rules say (`say NAME(...)`), so a "
         "mod can reword them in one place",
+    )
+    names: dict[str, str] = Field(
+        default_factory=dict, description="what a person reads for the pack's ids that have "
+        "no name of their own (effects, counters, pools, zones, tracks, phases...): {id: "
+        "text}; players take theirs from view.players, places from the board",
+    )
+    nouns: dict[str, NounForms] = Field(
+        default_factory=dict, description="the forms of the nouns shown with a count "
+        "(`counted(n, \"card\")`), by plural category: {card: {one: card, other: cards}}",
     )
     card_fields: dict[str, CardFieldDef] = Field(default_factory=dict)
     card_kinds: dict[str, str | CardKindDef] = Field(

@@ -54,12 +54,15 @@ bob chooses asking "what does bob do with {left} left?" noting "{left} left":
     assert game.state.log[-1].strip() == "worked"
 
 
-def test_without_asking_the_prompt_is_the_name_or_choice(tmp_path):
+def test_without_asking_the_prompt_is_asked_in_words_never_the_name(tmp_path):
     game = game_of(tmp_path, 'ann chooses k from [1, 2]\nbob chooses:\n  "a":\n    say "a"\n'
-                             '  "b":\n    say "b"')
-    assert game.prompt() == "k"
+                             '  "b":\n    say "b"\nann chooses p from players')
+    assert game.prompt() == "ann, how many?"  # a number: not `k`
+    assert game.question() is None  # the rules asked nothing of their own
     game.apply_action(0)
-    assert game.prompt() == "choice"
+    assert game.prompt() == "bob to choose"
+    game.apply_action(0)
+    assert game.prompt() == "ann, which player?"
 
 
 def test_the_question_cannot_name_the_choice_it_asks_for(tmp_path):

@@ -31,7 +31,10 @@ def probe_pack(tmp_path, body: str, extra: str = ""):
 
 
 def said(game: Game) -> list[str]:
-    return [line.strip() for line in game.state.log]
+    """The lines the rules said: the narration of changes (indented) and of decisions
+    (`ann: take 1`) left out."""
+    return [line.strip() for line in game.state.log
+            if not line.startswith(("  ", "ann: ", "bob: "))]
 
 
 def test_stop_in_a_procedure_called_without_a_frame_leaves_that_procedure(tmp_path):

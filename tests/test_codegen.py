@@ -962,13 +962,13 @@ procedures:
 
 # What the source may name: its own identifiers, never one from content.
 OWN_NAMES = re.compile(r"^(m|env|f|offered|_|_e|_x|_n|_saved|_out|_unbound|_later|_Scope|"
-                       r"_RuleError|_range|_[tgcalxinsvho]\d+|_ce\d+_\d+|[ecowxsp]_\d+)$")
+                       r"_RuleError|_range|_[tgcalxinsvhop]\d+|_ce\d+_\d+|[ecowxsp]_\d+)$")
 OWN_ATTRIBUTES = {"s", "p", "vars", "counters", "zones", "effects", "tracks", "tokens", "pools",
                   "opponents", "locations", "cards", "functions", "get", "show", "work",
                   "work_limit", "charge", "append", "pop", "join", "__class__",
                   "env", "pc", "run", "stop", "say", "tick", "tick_at", "copy",
                   "stack", "items", "cond", "bound", "push", "announce",
-                  "apply_payload", "decide", "apply"}
+                  "apply_payload", "decide", "apply", "names"}
 PYTHON_LOOKING = ["__import__", "os", "getcwd", "system", "pwned", "import os", "\"]);",
                   "'); __import__('os')"]
 

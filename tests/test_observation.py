@@ -36,7 +36,7 @@ def test_a_revealed_zone_is_seen_until_the_turn_ends():
 def test_opposition_research_shows_the_hand_once_and_leaves_it_hidden():
     game = _game_at_turn_one()
     game.apply_action(game.legal_actions().index("Opposition Research: event"))
-    shown = "kennedy reveals his hand to nixon: Volunteers, New England"
+    shown = "Kennedy reveals his hand to Nixon: Volunteers, New England"
     assert shown in game.observation("nixon")["log"]
     # the hand is not left open: a card Kennedy takes later would stay hidden (issue 9)
     assert game.observation("nixon")["zones"]["hand:kennedy"] == 2

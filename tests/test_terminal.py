@@ -91,13 +91,13 @@ def test_board_shows_declared_values_and_no_internal_variables(program):
 
 def test_the_hand_heading_is_one_line_however_narrow_the_hand():
     # Campaign Trail's hand shows number, title and state: four short cards make a table
-    # narrower than "Hand of Democrat (Republican 5 cards)", which must not wrap with it
+    # narrower than "Hand of Democrat (Republican: 5 cards)", which must not wrap with it
     program = load_pack(builtin_pack().parent / "campaign-trail", {}, [])
     game = Game.new(program, seed=3, safe=False)
     game.state.zones["hand:democrat"] = [55, 10]
     game.state.zones["hand:republican"] = [1, 2, 3, 4, 5]
     board = render_board(game, "democrat", 140)
-    assert "Hand of Democrat (Republican 5 cards)" in board.splitlines()
+    assert "Hand of Democrat (Republican: 5 cards)" in board.splitlines()
 
 
 def test_an_exhausted_candidate_card_looks_exhausted(program):
@@ -156,38 +156,40 @@ def test_labels_are_case_insensitive(program):
 def test_a_unique_prefix_is_accepted(program):
     game = campaigning()
     labels = game.legal_actions()
-    assert answer(game, "END CAMP")[0] == labels.index("end campaigning")
+    assert answer(game, "CAMPAIGN IN NY")[0] == labels.index("campaign in NY")
+    assert answer(game, "END CAMP", "y")[0] == labels.index("end campaigning")
 
 
 def test_an_ambiguous_prefix_shows_the_options_it_fits(capsys):
     game = campaigning()
     labels = game.legal_actions()
-    picked, _ = answer(game, "campaign in n", "campaign in ny")
-    assert labels[picked] == "campaign in NY"
+    picked, _ = answer(game, "campaign in n", "campaign in new york")
+    assert labels[picked] == "campaign in New York"
     out = capsys.readouterr().out
-    shown = out[out.index("Kennedy >") if "Kennedy >" in out else out.rindex("end campaigning"):]
-    assert "campaign in NJ" in shown and "campaign in NH" in shown
+    shown = out.split("Kennedy: Where do you campaign?")[1]  # what the first answer listed
+    assert "campaign in New Jersey" in shown and "campaign in New Hampshire" in shown
+    assert "campaign in Pennsylvania" not in shown
 
 
 def test_filter_then_pick(capsys):
     game = campaigning()
     labels = game.legal_actions()
     capsys.readouterr()
-    number = labels.index("campaign in PA")
-    script = iter(["/pa", str(number)])
+    number = labels.index("campaign in Pennsylvania")
+    script = iter(["/penn", str(number)])
     human = human_agent(read=lambda prompt: next(script), width=80, colour=False)
-    assert labels[human(game)] == "campaign in PA"
+    assert labels[human(game)] == "campaign in Pennsylvania"
     out = capsys.readouterr().out.split("end campaigning")[-1]  # what came after the list
-    assert f"{number}. campaign in PA — " in out
-    assert "campaign in NY" not in out  # the filter showed only the matching options
+    assert f"{number}. campaign in Pennsylvania — " in out
+    assert "campaign in New York" not in out  # the filter showed only the matching options
 
 
 def test_plain_text_matching_no_label_filters(program):
     game = campaigning()
-    meaning = interpret(options_of(game), "pa")
+    meaning = interpret(options_of(game), "penn")
     assert meaning.index is None
-    assert {o.label for o in meaning.subset} >= {"campaign in PA"}
-    assert all("PA" in o.label for o in meaning.subset)
+    assert {o.label for o in meaning.subset} >= {"campaign in Pennsylvania"}
+    assert all("Pennsylvania" in o.label for o in meaning.subset)
 
 
 def test_a_card_number_from_the_hand_shows_the_options_naming_that_card(program, capsys):
@@ -239,12 +241,12 @@ def test_campaigning_shows_cp_left_and_each_option_cost_without_changing_labels(
     assert "status" not in game.observation("nixon")["pending"]
     pending = game.state.pending
     notes = dict(zip(pending["options"], remarks["notes"], strict=True))
-    assert notes["campaign in NY"] == "1 CP"  # Kennedy stands in Massachusetts (East)
-    assert notes["campaign in TX"] == "travel 1 + 1 CP"
-    assert notes["campaign in OR"] == "travel 2 + 1 CP"
-    assert notes["campaign in CA"] == "travel 2 + 1 CP per support check"  # Nixon is there
-    assert notes["travel to CA"] == "travel 2 CP"
-    assert "campaign in PA" in pending["options"]  # labels stay as logs and scenarios know them
+    assert notes["campaign in New York"] == "1 CP"  # Kennedy stands in Massachusetts (East)
+    assert notes["campaign in Texas"] == "travel 1 + 1 CP"
+    assert notes["campaign in Oregon"] == "travel 2 + 1 CP"
+    assert notes["campaign in California"] == "travel 2 + 1 CP per support check"  # Nixon
+    assert notes["travel to California"] == "travel 2 CP"
+    assert "campaign in Pennsylvania" in pending["options"]  # labels stay as logs show them
 
 
 def test_preempting_and_triggering_show_the_momentum_they_cost():
@@ -310,7 +312,7 @@ def test_a_long_option_list_is_grouped_by_region(capsys):
     out = capsys.readouterr().out
     assert "Kennedy: Where do you campaign? — 4 CP left" in out  # the rules' `asking`
     assert "campaign in … — 1 CP" in out and "campaign in … — travel 2 + 1 CP" in out
-    listed = out.split("Where do you campaign?")[1].splitlines()
+    listed = out.split("Where do you campaign?")[0].splitlines()  # the list comes first
     east = next(line for line in listed if line.strip().startswith("East"))
     assert " NY " in east + " " and " CA " not in east + " "
     assert max(len(line) for line in out.splitlines()) <= 80
@@ -331,11 +333,13 @@ def test_support_changes_are_narrated_once_per_place(program):
     told = [line for line in game.state.log if " — " in line]
     titles = {c["title"] for c in program.cards.values()}
     assert told and all(line.rsplit(" — ", 1)[1] in titles for line in told)
-    support = [line for line in told if " support in " in line]
+    support = [line for line in told if line.startswith("  ") and " support in " in line]
     assert support and all(" → " in line for line in support)
     # a run of cubes an event places in one state is one line, not one per cube
     assert all(a != b for a, b in zip(support, support[1:], strict=False))
-    assert len(game.state.log) < 400  # the narration stays readable in volume
+    # the narration stays readable in volume: each decision told with what it changes, a
+    # few lines each (990 lines for 273 decisions)
+    assert len(game.state.log) < 5 * len(game.state.history)
 
 
 def test_the_result_explains_withheld_states():
@@ -344,7 +348,7 @@ def test_the_result_explains_withheld_states():
                      "zones": {"election_day_events:nixon": [33]}},
                     {"procedure": "election_day"}, [])
     said = [line for line in game.state.log if "withholds" in line]
-    assert said and "AL" in said[0] and "LA" not in said[0]
+    assert said and "Alabama" in said[0] and "Louisiana" not in said[0]
 
 
 # ---- hustings cards -----------------------------------------------------------------
@@ -373,6 +377,8 @@ def test_a_scripted_human_plays_a_whole_game_with_every_way_of_answering(program
 
     def read(prompt: str) -> str:
         """Answers in turn: a number, a label in capitals, a filter then its number."""
+        if prompt.endswith("[y/N] "):  # giving up what is left: yes
+            return "y"
         if pending:
             return pending.pop(0)
         labels = game.legal_actions()
@@ -416,3 +422,158 @@ def test_a_board_of_many_regions_shows_every_value_in_a_wide_terminal():
         for state in program.kinds["states"]:
             ev = program.locations[state]["ev"]
             assert re.search(rf"\b{state}\b[A-Za-z .]* {ev:>2} ", college), (width, state)
+
+
+# ---- an 80×24 screen: numbers that stay put, giving up, pages, cards by number --------
+def positioning() -> Game:
+    """Kennedy, holding The Old Nixon, is positioning with its 4 CP."""
+    return scenario({"vars": {"turn": 1}, "counters": {"momentum": {"kennedy": 1}},
+                     "zones": {"hand:kennedy": [70]}},
+                    {"procedure": "take_turn", "args": {"player": "kennedy"}},
+                    ["The Old Nixon: campaign points", "position with The Old Nixon"])
+
+
+def scripted(*answers: str, height: int = 24, news=None):
+    """A prompt answering from a script (the prompts asked are kept in `.asked`)."""
+    script = iter(answers)
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        asked.append(prompt)
+        return next(script)
+
+    human = human_agent(read=read, width=80, height=height, colour=False, news=news)
+    human.asked = asked
+    return human
+
+
+def test_numbers_stay_put_while_a_decision_is_asked_again(capsys):
+    game = campaigning()
+    labels = game.legal_actions()
+    ny, ak = labels.index("campaign in NY"), labels.index("campaign in AK")
+    human = scripted("campaign in TX", str(ak), str(ny))
+    game.apply_action(human(game))  # travel 1 + 1 CP: 2 CP left, Alaska out of reach
+    moved = game.legal_actions()
+    assert "campaign in AK" not in moved and moved.index("campaign in NY") != ny
+    capsys.readouterr()
+    assert game.legal_actions()[human(game)] == "campaign in NY"  # by its first number
+    out = capsys.readouterr().out
+    assert f"  {ak} (campaign in AK) is no longer offered: choose another" in out
+    assert re.search(rf"no longer offered: .*\b{ak}\b", out)
+    assert f"{ny} NY" in out  # listed under its first number
+
+
+def test_a_new_decision_numbers_from_zero_again():
+    from hustings.tools.terminal.choices import Option
+    from hustings.tools.terminal.numbering import Numbering
+
+    def options(*labels: str) -> list[Option]:
+        return [Option(i, label, None, None) for i, label in enumerate(labels)]
+
+    def numbers(numbering, player, step, question, *labels):
+        shown, gone = numbering.number(player, step, question, options(*labels))
+        return [o.number for o in shown], gone
+
+    run = Numbering()
+    assert numbers(run, "p", 5, "q?", "a", "b", "c") == ([0, 1, 2], {})
+    # asked again straight after its own answer: kept, gone and new
+    assert numbers(run, "p", 6, "q?", "c", "d") == ([2, 3], {0: "a", 1: "b"})
+    # another question within the run numbers itself; back to the first, its numbers hold
+    assert numbers(run, "p", 7, "how many?", "1", "2") == ([0, 1], {})
+    assert numbers(run, "p", 8, "q?", "d", "a") == ([3, 0], {1: "b", 2: "c"})
+    # someone else decided in between (a step skipped), or another seat is asked: afresh
+    assert numbers(run, "p", 10, "q?", "d", "a") == ([0, 1], {})
+    assert numbers(run, "r", 11, "q?", "a", "d") == ([0, 1], {})
+    # a label the rules offer twice gets two numbers
+    assert numbers(run, "r", 12, "t?", "x", "x") == ([0, 1], {})
+    assert sorted(numbers(run, "r", 13, "t?", "x", "x")[0]) == [1, 2]
+
+
+def test_giving_up_unspent_cp_asks_first_and_no_keeps_the_decision(capsys):
+    game = positioning()
+    labels = game.legal_actions()
+    end = labels.index("end positioning")
+    human = scripted(str(end), "n", str(end), "")
+    with pytest.raises(StopIteration):
+        human(game)  # declined, asked again: the script runs out before any pick stands
+    out = capsys.readouterr().out
+    confirm = "  end positioning gives up what is left (4 CP left). Sure? [y/N] "
+    assert human.asked == ["Kennedy > ", confirm, "Kennedy > ", confirm, "Kennedy > "]
+    assert "not done: still 4 CP left" in out
+    assert out.rstrip().endswith("Kennedy: Which issue do you position on? — 4 CP left")
+    assert scripted(str(end), "Y")(game) == end
+    assert scripted("issue support in economy")(game) == labels.index("issue support in economy")
+
+
+@pytest.mark.parametrize("status, options, gives", [
+    ("1 CP left", [("issue support in x", False), ("end", True)], "1 CP left"),
+    ("0 of 6 voters placed", [("a voter in x", False), ("stop", True)], "0 of 6 voters placed"),
+    ("0 CP left", [("issue support in x", False), ("end", True)], None),  # nothing is left
+    (None, [("issue support in x", False), ("end", True)], None),  # nothing is counted
+    ("you have 2 momentum", [("preempt", True), ("do not preempt", True)], None),  # yes/no
+    ("3 to add", [("add in x", False), ("add in y", False)], None),  # no option stops
+])
+def test_what_an_option_gives_up_comes_from_the_shape_of_the_decision(status, options, gives):
+    from hustings.tools.terminal.choices import Option, given_up
+
+    made = [Option(i, label, None, None, plain) for i, (label, plain) in enumerate(options)]
+    last = made[-1]
+    assert given_up(last, made, status) == gives
+    assert given_up(made[0], made, status) is None or made[0].plain
+
+
+def test_a_long_list_comes_in_pages_that_keep_the_question_on_screen(capsys):
+    game = campaigning()
+    human = scripted("+", "+", "-", "list", "end campaigning", "y")
+    human(game)
+    out = capsys.readouterr().out
+    parts = out.split("Kennedy: Where do you campaign? — 4 CP left\n")
+    first, second, again = parts[0], parts[1], parts[3]
+    assert "(page 1 of 2: + next, - previous)" in first and "end campaigning" not in first
+    assert "(page 2 of 2: + next, - previous)" in second and "end campaigning" in second
+    assert "(page 1 of 2" in again
+    # a page with the question and the prompt fits 24 lines
+    assert all(len(part.splitlines()) + 2 <= 24 for part in parts[1:])
+    assert len(first.split("(b: the whole board)")[-1].splitlines()) + 2 <= 24
+    tall = scripted("end campaigning", "y", height=200)
+    tall(game)
+    assert "(page" not in capsys.readouterr().out
+
+
+def test_b_draws_the_whole_board_and_log_repeats_the_news(capsys):
+    game = campaigning()
+    told = ["first line", "second line"] + [f"line {n}" for n in range(30)]
+    sent = iter([told])
+    human = scripted("b", "log", "campaign in NY", news=lambda p: next(sent, []))
+    human(game)
+    out = capsys.readouterr().out
+    assert render_board(game, "kennedy", 80) in out
+    assert out.count("  line 29") == 2 and out.count("  first line") == 2  # every line, twice
+    assert out.index("  line 29") < out.index("Kennedy: Where do you campaign?")
+
+
+@pytest.mark.parametrize("typed, shows", [
+    ("? 63", ['#63 "Give Me A Week": The Nixon player loses 2 momentum']),
+    ("? #70", ["#70 The Old Nixon: The Nixon player loses 1 momentum"]),
+    ("? 999", ["no card is numbered 999"]),
+    ("? old nixon", ["#70 The Old Nixon:"]),
+    ("? nixon", ["#70 The Old Nixon:", "#89 The New Nixon:", "#20 Nixon Egged in Michigan:"]),
+    ("? no such title", ["no card title holds 'no such title'"]),
+])
+def test_question_mark_shows_a_card_by_the_hands_number_or_by_title(capsys, typed, shows):
+    game = campaigning()
+    scripted(typed, "campaign in NY")(game)
+    out = capsys.readouterr().out
+    assert all(s in out for s in shows), out[-600:]
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_question_mark_finds_a_campaign_trail_card_by_its_number():
+    from hustings.tools.terminal.human import card_texts
+
+    game = Game.new(load_pack(builtin_pack("campaign-trail")), seed=3)
+    text = card_texts(game, "6")
+    assert text.startswith("  #6 ") and "#16 " not in text and "#60 " not in text
+    found = card_texts(game, "backlash").splitlines()
+    titled = [line for line in found if not line.startswith("    ")]
+    assert len(titled) >= 2 and all(re.match(r"  #\d+ ", line) for line in titled)

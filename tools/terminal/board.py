@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...interpreter.game import Game
+from ...interpreter.plurals import noun
 from ...interpreter.support import holdings
 from .look import place_name, player_marks, player_name, player_style, shown, shown_to
 
@@ -92,7 +93,7 @@ def value_of(game: Game, obs: dict, spec: dict, player: str | None) -> Any:
 def zone_text(game: Game, cards: Any) -> str:
     """The titles of a zone's cards, or how many there are where they are hidden."""
     if isinstance(cards, int):
-        return f"{cards} card{'s' if cards != 1 else ''}"
+        return f"{cards} {noun(game.program, cards, 'card')}"
     if not cards:
         return "—"
     return ", ".join(game.program.cards.get(c, {}).get("title", str(c)) for c in cards)
@@ -282,6 +283,12 @@ def rows(title: str, sections: list[tuple[str, list[str]]], cells: dict, width: 
 
 
 # ---- cards ------------------------------------------------------------------------
+def zone_name(program, zone: str) -> str:
+    """A zone as a person reads it: the pack's name for it, else its id in words."""
+    return program.names.get(zone) or zone.replace("_", " ")
+
+
+
 def card_fields(game: Game, card: int, columns: list[str]) -> list[str]:
     info = game.program.cards.get(card, {})
     return [shown(game.program, info.get(c)) if info.get(c) not in (None, "") else ""
@@ -299,10 +306,12 @@ def hand_lines(game: Game, obs: dict, player: str) -> list[RenderableType]:
     out: list[RenderableType] = []
     for zone in program.view.get("hands", []):
         mine = obs["zones"].get(f"{zone}:{player}")
-        others = [f"{player_name(program, p)} {n}" for p in program.players if p != player
-                  for n in [obs["zones"].get(f"{zone}:{p}")] if n is not None]
-        counts = ", ".join(f"{o} cards" for o in others)
-        title = f"{zone.replace('_', ' ').capitalize()} of {player_name(program, player)}"
+        others = [f"{player_name(program, p)}: {n} {noun(program, n, 'card')}"
+                  for p in program.players if p != player
+                  for held in [obs["zones"].get(f"{zone}:{p}")] if held is not None
+                  for n in [held if isinstance(held, int) else len(held)]]
+        counts = ", ".join(others)
+        title = f"{zone_name(program, zone).capitalize()} of {player_name(program, player)}"
         # a line of its own: as the table's title it would wrap at the width of the cards
         out.append(Text(title + (f" ({counts})" if counts else ""), style="bold underline"))
         table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)

@@ -7,11 +7,12 @@ the same things; this module only turns them into plain JSON for the page to dra
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...interpreter.game import Game
 from ...interpreter.support import holdings, leader
-from ..terminal.board import grouped, locations_of, value_of
+from ..terminal.board import grouped, locations_of, value_of, zone_name
 from ..terminal.choices import options_of, sections
 from ..terminal.look import place_name, player_name, shown, shown_to
 
@@ -91,13 +92,14 @@ def card(game: Game, number: int) -> dict[str, Any]:
 def hands(game: Game, obs: dict, viewer: str) -> list[dict[str, Any]]:
     """The viewer's own cards with their text; of the others, only how many they hold."""
     out = []
-    for zone in game.program.view.get("hands", []):
+    program = game.program
+    for zone in program.view.get("hands", []):
         mine = obs["zones"].get(f"{zone}:{viewer}")
         counts = {}
         for p in game.program.players:
             held = obs["zones"].get(f"{zone}:{p}")
             counts[p] = len(held) if isinstance(held, list) else held
-        out.append({"zone": zone, "name": zone.replace("_", " ").capitalize(),
+        out.append({"zone": zone, "name": zone_name(program, zone).capitalize(),
                     "cards": [card(game, c) for c in mine] if isinstance(mine, list) else [],
                     "counts": counts})
     return out
@@ -136,10 +138,20 @@ def decision(game: Game) -> dict[str, Any] | None:
         "options": listed,
         "sections": [{"title": title, "options": [o.index for o in members],
                       "by_place": len(members) > 2 and all(o.place for o in members)}
-                     for title, members in sections(options)],
+                     for title, members in named_sections(game, options)],
         "cards": {str(k): v for k, v in cards.items()},
         "rule": rule_position(game),
     }
+
+
+def named_sections(game: Game, options: list) -> list:
+    """The terminal's sections (choices.sections), with each option's place left out of its
+    label by its display name, the name the label shows."""
+    program = game.program
+    named = [replace(o, place=place_name(program, o.place)) if o.place else o for o in options]
+    out = sections(named)
+    by_index = {o.index: o for o in options}
+    return [(title, [by_index[o.index] for o in members]) for title, members in out]
 
 
 def rule_position(game: Game) -> str | None:
