@@ -22,22 +22,48 @@ HUMAN = ["--seed", SEED, "--seat", "kennedy=human", "--quiet"]
 
 
 class Script:
-    """Answers a prompt with the next scripted line, then "0" for ever; may interrupt."""
+    """Answers a prompt with the next scripted line, then "0" for ever; may interrupt.
+
+    "0" means the first option listed: within a decision asked again the numbers stay put
+    (tools/terminal/numbering.py), so once option 0 is gone the lowest number shown is
+    typed. Giving up what is left (unspent CP) is always confirmed, outside the script."""
 
     def __init__(self, lines: list[str], interrupt_after: int | None = None) -> None:
         self.lines: Iterator[str] = iter(lines)
         self.asked = 0
         self.interrupt_after = interrupt_after
+        self.offered: list[int] = []  # the numbers the prompt shows now (see listening)
 
     def __call__(self, prompt: str = "") -> str:
         self.asked += 1
         if self.interrupt_after is not None and self.asked > self.interrupt_after:
             raise KeyboardInterrupt
-        return next(self.lines, "0")
+        if "gives up what is left" in prompt:
+            return "y"
+        answer = next(self.lines, "0")
+        if answer == "0" and self.offered and 0 not in self.offered:
+            return str(self.offered[0])
+        return answer
+
+
+def listening(monkeypatch, script: Script) -> None:
+    """Answer the prompt with `script`, which learns the option numbers each decision
+    shows."""
+    from hustings.tools.terminal.numbering import Numbering
+
+    number = Numbering.number
+
+    def numbered(self, *args, **kwargs):
+        options, gone = number(self, *args, **kwargs)
+        script.offered = sorted(o.number for o in options)
+        return options, gone
+
+    monkeypatch.setattr(Numbering, "number", numbered)
+    monkeypatch.setattr("builtins.input", script)
 
 
 def play(monkeypatch, capsys, script: Script, *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr("builtins.input", script)
+    listening(monkeypatch, script)
     code = main(["play", *args])
     out = capsys.readouterr()
     return code, out.out, out.err
@@ -64,7 +90,7 @@ def straight(tmp_path_factory) -> tuple[Path, dict, list[int], list[str]]:
     folder = tmp_path_factory.mktemp("straight")
     log = folder / "straight.json"
     mp = pytest.MonkeyPatch()
-    mp.setattr("builtins.input", Script([]))
+    listening(mp, Script([]))
     try:
         import contextlib
         import io

@@ -252,10 +252,16 @@ class Session:
     def narrate(self, reader: str | None = None) -> None:
         if reader == "":
             return
-        log = self.narration(reader)
-        for line in log[self.shown.get(reader, 0):]:
+        for line in self.unread(reader):
             print(line)
+
+    def unread(self, reader: str | None) -> list[str]:
+        """The lines of `reader`'s narration not printed yet, counted as printed now (a
+        human seat's prompt prints them as its recap)."""
+        log = self.narration(reader)
+        new = log[self.shown.get(reader, 0):]
         self.shown[reader] = len(log)
+        return new
 
     def start(self) -> Game:
         try:
@@ -414,10 +420,10 @@ def choose(session: Session, player: str) -> int:
     kind = session.seats.get(player, "random")
     game = session.game
     if kind == HUMAN:
-        if player not in session.humans:  # kept, so the board is redrawn only when it changes
+        if player not in session.humans:  # kept: it numbers a decision asked again alike
             from .terminal.human import human_agent  # rich is imported only for a human
 
-            session.humans[player] = human_agent()
+            session.humans[player] = human_agent(news=session.unread)
         return weigh(session.humans[player], game,
                      f"making {player}'s options after {len(session.actions)} actions")
     return weigh(make_agent(kind, ai_seed(session.seed, len(session.actions))), game,
@@ -533,8 +539,8 @@ def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
         game = session.game
         player = game.current_player()
         try:
-            if not quiet:
-                session.narrate(session.reader())
+            if not quiet and session.reader() is None:  # a person's prompt prints its recap
+                session.narrate(None)
             index = choose(session, player)
         except SaveRequest as r:
             save_and_say(session, r.path or default_save)

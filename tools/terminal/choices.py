@@ -1,8 +1,9 @@
 """Reading an answer at the prompt against the legal options, and laying long lists out.
 
-An answer is a number, a label (any case), a unique prefix of one, or text that filters
-the options. Options that name a place are grouped by the place's property the pack's
-view names (`choices_by`), in columns on wide terminals.
+An answer is a number (the one shown beside the option, see numbering.py), a label (any
+case), a unique prefix of one, or text that filters the options. Options that name a
+place are grouped by the place's property the pack's view names (`choices_by`), in
+columns on wide terminals.
 """
 
 from __future__ import annotations
@@ -24,10 +25,16 @@ WIDE = 110
 
 @dataclass
 class Option:
-    index: int
+    index: int  # its place among the legal actions (what the game is given)
     label: str
     note: str | None
     place: str | None  # the place the option names, if any
+    plain: bool = False  # a menu option of its own, not one of a list (`for x in ...`)
+    number: int = -1  # the number shown beside it (-1: its index)
+
+    def __post_init__(self) -> None:
+        if self.number < 0:
+            self.number = self.index
 
 
 def options_of(game: Game) -> list[Option]:
@@ -35,8 +42,15 @@ def options_of(game: Game) -> list[Option]:
     labels = game.legal_actions()
     notes = game.remarks()["notes"]
     payloads = pending.get("payloads") or [None] * len(labels)
-    return [Option(i, label, notes[i], place_of(game, payloads[i]))
+    return [Option(i, label, notes[i], place_of(game, payloads[i]), plain_option(payloads[i]))
             for i, label in enumerate(labels)]
+
+
+def plain_option(payload: Any) -> bool:
+    """A menu's option that stands alone (`"stop":`), not one drawn from a list:
+    its payload names its block and no variable."""
+    return (isinstance(payload, list) and len(payload) == 4 and payload[0] == "branch"
+            and payload[2] is None)
 
 
 def place_of(game: Game, payload: Any) -> str | None:
@@ -49,19 +63,27 @@ def place_of(game: Game, payload: Any) -> str | None:
 
 @dataclass
 class Answer:
-    """What an answer means: one option, or a subset to show (possibly empty)."""
+    """What an answer means: one option, or a subset to show (possibly empty), or the
+    number of an option this decision no longer offers (`gone`: its label)."""
 
     index: int | None = None
     subset: list[Option] | None = None
+    gone: str | None = None
 
 
-def interpret(options: list[Option], text: str) -> Answer:
-    """Number, label (any case), unique prefix, `/filter`, or plain text that filters."""
+def interpret(options: list[Option], text: str, gone: dict[int, str] | None = None) -> Answer:
+    """Number (as shown), label (any case), unique prefix, `/filter`, or plain text that
+    filters. `gone`: the numbers of options offered earlier in this decision, by number."""
     answer = text.strip()
     if answer.isascii() and answer.isdigit():  # not '²', which int() refuses
         digits = answer.lstrip("0") or "0"
-        n = int(digits) if len(digits) <= 9 else len(options)  # nor 5,000 digits
-        return Answer(index=n) if n < len(options) else Answer(subset=[])
+        n = int(digits) if len(digits) <= 9 else -1  # nor 5,000 digits
+        numbered = [o for o in options if o.number == n]
+        if numbered:
+            return Answer(index=numbered[0].index)
+        if gone and n in gone:
+            return Answer(gone=gone[n])
+        return Answer(subset=[])
     query = answer[1:].strip() if answer.startswith("/") else answer
     lowered = query.lower()
     if not answer.startswith("/"):
@@ -85,7 +107,7 @@ def matches(option: Option, query: str) -> bool:
 
 # ---- layout -------------------------------------------------------------------------
 def option_text(option: Option, label: str | None = None) -> Text:
-    text = Text(f"  {option.index:3d}. ", style="dim")
+    text = Text(f"  {option.number:3d}. ", style="dim")
     text.append(label if label is not None else option.label, style="bold")
     if option.note:
         text.append(f" — {option.note}", style="cyan")
@@ -164,6 +186,28 @@ def cell_line(items: list[Option], cell_width: int) -> Text:
 
 def short_cell(option: Option) -> Text:
     """The option's number and place: the rest is its section's title."""
-    text = Text(f"{option.index:3d} ", style="dim")
+    text = Text(f"{option.number:3d} ", style="dim")
     text.append(option.place or option.label, style="bold")
     return text
+
+
+# ---- giving something up --------------------------------------------------------------
+_DIGITS = re.compile(r"\d+")
+
+
+def given_up(option: Option, options: list[Option], status: str | None) -> str | None:
+    """What picking `option` leaves unused, in the decision's own words (its status, e.g.
+    "1 point left"), or None when it gives nothing up.
+
+    The rules mark no option as "the one that stops"; the tool reads it from the shape of
+    the decision: the one option that stands alone beside options drawn from a list (as
+    "stop" beside "place a piece in …"), while the status counts something
+    that is not zero. A status counting nothing, or a menu of options that all stand
+    alone (yes / no), gives nothing up."""
+    if not option.plain or not status:
+        return None
+    if sum(o.plain for o in options) != 1 or len(options) < 2:
+        return None
+    if not any(d.strip("0") for d in _DIGITS.findall(status)):
+        return None
+    return status

@@ -1,12 +1,22 @@
 """A person at the prompt: picks an action by number, label (any case), unique prefix, or
 filters a long list by typing part of a label; or asks the session for something else
-(save, undo, quit) by raising one of tools/terminal/requests.py."""
+(save, undo, quit) by raising one of tools/terminal/requests.py.
+
+Made for a screen of 80×24: the board once at the start of a run of decisions if it fits
+(else a summary: the status, the players and the hand), what happened since the seat's
+last decision (all of it), then the options — in pages when they do not fit — and last,
+on the bottom lines, the question with what is left and the prompt. The board
+is drawn again only when asked (`b`). Numbers stay put while one decision is asked again
+(numbering.py); an option that gives up what is left asks first (choices.given_up).
+"""
 
 from __future__ import annotations
 
 import shutil
 import sys
+import textwrap
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Group, RenderableType
@@ -14,80 +24,251 @@ from rich.text import Text
 
 from ...interpreter.game import Game
 from ..agents import Agent
-from .board import render_board, to_text
-from .choices import Option, interpret, option_list, option_text, options_of
+from .board import hand_lines, player_table, render_board, status_line, to_text
+from .choices import Option, given_up, interpret, option_list, options_of
 from .look import player_name, player_style
+from .numbering import Numbering
 from .requests import QuitRequest, SaveRequest, UndoRequest
 
 HELP = "\n".join([
     "  a number, a label or its first letters (any case): picks that option",
     "  other text, or /TEXT: shows the options with words starting so",
-    "  ? WORDS: the text of the cards whose title holds the words",
+    "  + / -: the next / previous page of options;  list: all the options again",
+    "  b or board: the whole board;  log: what happened since your last decision",
+    "  ? N: the text of card N;  ? WORDS: the cards whose title holds the words",
     "  save [FILE], undo, quit: act on the game",
 ])
+COMMANDS = ("b", "board", "log", "list", "+", "-", "help")
+YES = ("y", "yes")
 
 
 def terminal_width() -> int:
     return max(40, min(160, shutil.get_terminal_size((80, 24)).columns))
 
 
+def terminal_height() -> int:
+    return max(10, shutil.get_terminal_size((80, 24)).lines)
+
+
 def wants_colour() -> bool:
     return sys.stdout.isatty()
 
 
-def human_agent(show: Callable[[Game], None] | None = None,
-                read: Callable[[str], str] | None = None,
-                width: int | None = None, colour: bool | None = None) -> Agent:
-    """The board (or `show`), the options, then answers read until one picks an option."""
+@dataclass
+class Screen:
+    """How one prompt prints: its width, height and whether in colour."""
 
-    last = {"board": "", "log": None}
+    width: int
+    height: int
+    colour: bool
+
+    def text(self, renderable: RenderableType) -> str:
+        return to_text(renderable, self.width, self.colour)
+
+
+@dataclass
+class Listing:
+    """The option lines on show, cut in pages that leave the question on screen."""
+
+    pages: list[list[str]] = field(default_factory=list)
+    page: int = 0
+    below: int = 2  # the lines under the options: the question (and what is gone), the prompt
+
+
+def human_agent(read: Callable[[str], str] | None = None,
+                width: int | None = None, colour: bool | None = None,
+                height: int | None = None,
+                news: Callable[[str], list[str]] | None = None) -> Agent:
+    """A prompt for one seat. `news(player)`: the narration lines the seat has not been
+    shown yet (the play session's); without it the prompt keeps count itself."""
+    numbering = Numbering()
+    heard: dict[str, int] = {}
+    hands: dict[str, set[str]] = {}  # the cards in hand and shown, at the last decision
+
+    def unread(game: Game, player: str) -> list[str]:
+        if news is not None:
+            return news(player)
+        log = game.observation(player)["log"]  # this player's narration only
+        new = log[heard.get(player, 0):]
+        heard[player] = len(log)
+        return new
 
     def choose(game: Game) -> int:
         ask = read or input  # looked up per call, so a redirected input is honoured
-        w = width or terminal_width()
-        tint = wants_colour() if colour is None else colour
+        screen = Screen(width or terminal_width(), height or terminal_height(),
+                        wants_colour() if colour is None else colour)
         player = game.current_player()
-        if show is not None:
-            show(game)
-        else:
-            drawn = render_board(game, player, w, tint)
-            print(drawn if drawn != last["board"] else "(the board is as above)")
-            last["board"] = drawn
-            heard = game.observation(player)["log"]  # this player's narration only
-            # (making it makes the options: the rules failing there reach the play loop)
-            told = to_text(recap(heard, last["log"]), w, tint)
-            if told.strip():
-                print(told)
-            last["log"] = len(heard)
-        options = options_of(game)
-        print(to_text(decision(game, options, w), w, tint))
+        step = game.observation(player)["steps"]
+        # (the observation makes the options: the rules failing there reach the play loop)
+        starts = not numbering.goes_on(player, step)
+        options, gone = numbering.number(player, step, game.prompt(), options_of(game))
+        told = unread(game, player)
+        listing = Listing()
+        head = screen.text(decision_head(game))
+        shown = listing_lines(game, options, screen)
+        news = screen.text(recap(told)) if told else ""
+        known = cards_in_sight(game, player)
+        # the state first, then what changed: the news stays next to the question
+        if starts:
+            below = len(shown) + head.count("\n") + 3 + (news.count("\n") + 1 if news else 0)
+            print(overview(game, player, screen, below))
+        elif known - hands.get(player, known):  # a card drawn or shown within the run
+            print(screen.text(Group(*hand_lines(game, game.observation(player), player))))
+        hands[player] = known
+        if news:
+            print(news)
+        show(listing, shown, screen, head, gone)
         while True:
             # End of input (EOFError) goes up to the play loop, which saves the game.
             answer = ask(f"{player_name(game.program, player)} > ").strip()
-            word, _, rest = answer.partition(" ")
-            if word.lower() in ("save", "undo", "quit") and not labelled(options, answer):
-                raise request(word.lower(), rest.strip())
-            if answer.startswith("?"):
-                print(card_texts(game, answer[1:].strip()))
-                continue
-            if not answer:
-                print(HELP)
-                continue
-            meaning = interpret(options, answer)
-            if meaning.index is not None:
-                return meaning.index
-            heading, shown = "", meaning.subset
-            if not shown:
-                heading, shown = card_options(game, options, answer)
-            if shown:
-                if heading:
-                    print(heading)
-                print(to_text(Group(*[option_text(o) for o in shown]), w, tint))
-                continue
-            print(f"  nothing matches {answer!r}: choose a number from 0 to {len(options) - 1}")
-            print(HELP)
+            index = answered(game, answer, options, gone, listing, screen, told)
+            if index is not None and confirmed(game, options, index, ask):
+                return index
+            print(footer(listing, head, gone, screen))
 
     return choose
+
+
+def answered(game: Game, answer: str, options: list[Option], gone: dict[int, str],
+             listing: Listing, screen: Screen, told: list[str]) -> int | None:
+    """The option an answer picks, or None after printing what it asked for."""
+    word, _, rest = answer.partition(" ")
+    if word.lower() in ("save", "undo", "quit") and not labelled(options, answer):
+        raise request(word.lower(), rest.strip())
+    if answer.startswith("?"):
+        print(card_texts(game, answer[1:].strip(), screen.width))
+        return None
+    if not answer or (answer.lower() in COMMANDS and not labelled(options, answer)):
+        command(game, answer.lower(), options, listing, screen, told)
+        return None
+    meaning = interpret(options, answer, gone)
+    if meaning.index is not None:
+        return meaning.index
+    if meaning.gone is not None:
+        print(f"  {answer.lstrip('0') or '0'} ({meaning.gone}) is no longer offered: "
+              "choose another")
+        return None
+    heading, subset = "", meaning.subset
+    if not subset:
+        heading, subset = card_options(game, options, answer)
+    if subset:
+        if heading:
+            print(heading)
+        set_pages(listing, listing_lines(game, subset, screen), screen)
+        print("\n".join(listing.pages[0]))
+        return None
+    print(f"  nothing matches {answer!r}")
+    print(HELP)
+    return None
+
+
+def command(game: Game, word: str, options: list[Option], listing: Listing,
+            screen: Screen, told: list[str]) -> None:
+    """A word of the prompt's own (COMMANDS; nothing: the help)."""
+    if word in ("b", "board"):
+        print(render_board(game, game.current_player(), screen.width, screen.colour))
+    elif word == "log":
+        print(screen.text(recap(told)) if told else
+              "  nothing has happened since your last decision")
+    elif word == "list":
+        set_pages(listing, listing_lines(game, options, screen), screen)
+        print("\n".join(listing.pages[0]))
+    elif word in ("+", "-"):
+        turn_page(listing, 1 if word == "+" else -1)
+    else:
+        print(HELP)
+
+
+def turn_page(listing: Listing, by: int) -> None:
+    last = len(listing.pages) - 1
+    if last == 0:
+        print("  every option is on show")
+        return
+    listing.page = min(last, max(0, listing.page + by))
+    print("\n".join(listing.pages[listing.page]))
+
+
+def confirmed(game: Game, options: list[Option], index: int,
+              ask: Callable[[str], str]) -> bool:
+    """Whether the pick stands: one that gives up what is left asks first (No by default)."""
+    option = next(o for o in options if o.index == index)
+    lost = given_up(option, options, game.remarks()["status"])
+    if lost is None:
+        return True
+    answer = ask(f"  {option.label} gives up what is left ({lost}). Sure? [y/N] ")
+    if answer.strip().lower() in YES:
+        return True
+    print(f"  not done: still {lost}")
+    return False
+
+
+# ---- what is printed ------------------------------------------------------------------
+def show(listing: Listing, lines: list[str], screen: Screen, head: str,
+         gone: dict[int, str]) -> None:
+    listing.below = head.count("\n") + 2 + bool(gone)
+    set_pages(listing, lines, screen)
+    print("\n".join(listing.pages[0]))
+    print(footer(listing, head, gone, screen))
+
+
+def set_pages(listing: Listing, lines: list[str], screen: Screen) -> None:
+    """Cut the lines in pages that fit above the question and the prompt (and a line the
+    person's last answer takes)."""
+    room = max(3, screen.height - listing.below - 1)
+    if len(lines) <= room:
+        listing.pages, listing.page = [lines], 0
+        return
+    room -= 1  # a line says which page this is
+    cut = [lines[i:i + room] for i in range(0, len(lines), room)]
+    total = len(cut)
+    listing.pages = [[*page, f"  (page {n} of {total}: + next, - previous)"]
+                     for n, page in enumerate(cut, 1)]
+    listing.page = 0
+
+
+def footer(listing: Listing, head: str, gone: dict[int, str], screen: Screen) -> str:
+    """The bottom lines before the prompt: options no longer offered, then the question."""
+    lines = []
+    if gone:
+        numbers = ", ".join(str(n) for n in sorted(gone))
+        line = f"  no longer offered: {numbers}"
+        lines.append(line if len(line) <= screen.width else line[:screen.width - 1] + "…")
+    lines.append(head)
+    return "\n".join(lines)
+
+
+def listing_lines(game: Game, options: list[Option], screen: Screen) -> list[str]:
+    return screen.text(option_list(game, options, screen.width)).splitlines()
+
+
+def overview(game: Game, player: str, screen: Screen, below: int) -> str:
+    """The whole board if it fits above the options and the question, else a summary:
+    the status line, the players and this player's hand."""
+    whole = render_board(game, player, screen.width, screen.colour)
+    if whole.count("\n") + 1 + below <= screen.height:
+        return whole
+    obs = game.observation(player)
+    parts: list[RenderableType] = [status_line(game, obs, screen.width)]
+    if game.program.view.get("player_rows"):
+        parts.append(player_table(game, obs))
+    parts.extend(hand_lines(game, obs, player))
+    parts.append(Text("(b: the whole board)", style="dim"))
+    return screen.text(Group(*parts))
+
+
+def cards_in_sight(game: Game, player: str) -> set[str]:
+    """The cards of the seat's hands (as the view names them) and those shown to it."""
+    obs = game.observation(player)
+    zones = [obs["zones"].get(f"{zone}:{player}") for zone in game.program.view.get("hands", [])]
+    held = {str(card) for cards in zones if isinstance(cards, list) for card in cards}
+    return held | {f"shown {card} in {zone}" for card, zone in obs.get("shown", {}).items()}
+
+
+def recap(told: list[str]) -> RenderableType:
+    """What happened since this player's last decision: every line of it."""
+    lines = [Text("Since your last decision:", style="bold")]
+    lines.extend(Text("  " + line.strip()) for line in told)
+    return Group(*lines)
 
 
 def card_options(game: Game, options: list[Option], answer: str) -> tuple[str, list[Option]]:
@@ -102,21 +283,6 @@ def card_options(game: Game, options: list[Option], answer: str) -> tuple[str, l
     return f"  {int(answer)} is the number of the card {title}; the options naming it:", naming
 
 
-def recap(heard: list[str], seen: int | None, most: int = 10) -> RenderableType:
-    """What happened since this player's last choice (the latest lines of the narration
-    they receive), under the board."""
-    if seen is None:
-        return Text("")
-    new = heard[seen:]
-    if not new:
-        return Text("")
-    lines = [Text("Since your last choice:", style="bold")]
-    if len(new) > most:
-        lines.append(Text(f"  … {len(new) - most} earlier lines above", style="dim"))
-    lines.extend(Text("  " + line.strip()) for line in new[-most:])
-    return Group(*lines)
-
-
 def labelled(options: list[Option], answer: str) -> bool:
     return any(o.label.lower() == answer.lower() for o in options)
 
@@ -127,9 +293,8 @@ def request(word: str, rest: str) -> Exception:
     return UndoRequest() if word == "undo" else QuitRequest()
 
 
-def decision(game: Game, options: list[Option], width: int) -> RenderableType:
-    """Who decides and what they are asked, the decision's status (e.g. points left),
-    then the options."""
+def decision_head(game: Game) -> Text:
+    """Who decides and what they are asked, and the decision's status (e.g. points left)."""
     player = game.current_player()
     status = game.remarks()["status"]
     question = game.question()
@@ -138,13 +303,35 @@ def decision(game: Game, options: list[Option], width: int) -> RenderableType:
     if status:
         head.append(" — ")
         head.append(str(status), style="bold cyan")
-    return Group(head, option_list(game, options, width))
+    return head
 
 
-def card_texts(game: Game, words: str) -> str:
-    """The printed text of every card whose title holds `words` (any case)."""
-    found = [c for c in game.program.cards.values()
-             if words and words.lower() in c["title"].lower()]
+def decision(game: Game, options: list[Option], width: int) -> RenderableType:
+    """Who decides and what they are asked, the decision's status (e.g. points left),
+    then the options."""
+    return Group(decision_head(game), option_list(game, options, width))
+
+
+# ---- cards ------------------------------------------------------------------------------
+def card_texts(game: Game, words: str, width: int = 80) -> str:
+    """`? N`: the card numbered N (the number the hand shows); `? WORDS`: every card whose
+    title holds the words (any case). Each with its number, title and printed text."""
+    cards = game.program.cards
+    wanted = words.removeprefix("#").strip()
+    if wanted.isascii() and wanted.isdigit() and len(wanted) <= 9:
+        card = cards.get(int(wanted))
+        if not card:
+            return f"  no card is numbered {int(wanted)}"
+        return card_line(int(wanted), card, width)
+    if not wanted:
+        return "  ? N shows card N (the number beside it in the hand); ? WORDS searches titles"
+    found = [(n, c) for n, c in cards.items() if wanted.lower() in str(c["title"]).lower()]
     if not found:
-        return f"  no card title holds {words!r}"
-    return "\n".join(f"  {c['title']}: {c.get('text') or '(no text)'}" for c in found)
+        return f"  no card title holds {wanted!r}"
+    return "\n".join(card_line(n, c, width) for n, c in found)
+
+
+def card_line(number: int, card: dict, width: int) -> str:
+    """The card's number, title and text, wrapped between words under its first line."""
+    return textwrap.fill(f"#{number} {card['title']}: {card.get('text') or '(no text)'}",
+                         width=width, initial_indent="  ", subsequent_indent="    ")
