@@ -156,7 +156,7 @@ def test_labels_are_case_insensitive(program):
 def test_a_unique_prefix_is_accepted(program):
     game = campaigning()
     labels = game.legal_actions()
-    assert answer(game, "CAMPAIGN IN NY")[0] == labels.index("campaign in NY")
+    assert answer(game, "CAMPAIGN IN NEW YORK")[0] == labels.index("campaign in New York")
     assert answer(game, "END CAMP", "y")[0] == labels.index("end campaigning")
 
 
@@ -450,15 +450,15 @@ def scripted(*answers: str, height: int = 24, news=None):
 def test_numbers_stay_put_while_a_decision_is_asked_again(capsys):
     game = campaigning()
     labels = game.legal_actions()
-    ny, ak = labels.index("campaign in NY"), labels.index("campaign in AK")
-    human = scripted("campaign in TX", str(ak), str(ny))
+    ny, ak = labels.index("campaign in New York"), labels.index("campaign in Alaska")
+    human = scripted("campaign in Texas", str(ak), str(ny))
     game.apply_action(human(game))  # travel 1 + 1 CP: 2 CP left, Alaska out of reach
     moved = game.legal_actions()
-    assert "campaign in AK" not in moved and moved.index("campaign in NY") != ny
+    assert "campaign in Alaska" not in moved and moved.index("campaign in New York") != ny
     capsys.readouterr()
-    assert game.legal_actions()[human(game)] == "campaign in NY"  # by its first number
+    assert game.legal_actions()[human(game)] == "campaign in New York"  # by its first number
     out = capsys.readouterr().out
-    assert f"  {ak} (campaign in AK) is no longer offered: choose another" in out
+    assert f"  {ak} (campaign in Alaska) is no longer offered: choose another" in out
     assert re.search(rf"no longer offered: .*\b{ak}\b", out)
     assert f"{ny} NY" in out  # listed under its first number
 
@@ -502,7 +502,7 @@ def test_giving_up_unspent_cp_asks_first_and_no_keeps_the_decision(capsys):
     assert "not done: still 4 CP left" in out
     assert out.rstrip().endswith("Kennedy: Which issue do you position on? — 4 CP left")
     assert scripted(str(end), "Y")(game) == end
-    assert scripted("issue support in economy")(game) == labels.index("issue support in economy")
+    assert scripted("issue support in Economy")(game) == labels.index("issue support in Economy")
 
 
 @pytest.mark.parametrize("status, options, gives", [
@@ -544,11 +544,14 @@ def test_b_draws_the_whole_board_and_log_repeats_the_news(capsys):
     game = campaigning()
     told = ["first line", "second line"] + [f"line {n}" for n in range(30)]
     sent = iter([told])
-    human = scripted("b", "log", "campaign in NY", news=lambda p: next(sent, []))
+    human = scripted("b", "log", "campaign in New York", news=lambda p: next(sent, []))
     human(game)
     out = capsys.readouterr().out
     assert render_board(game, "kennedy", 80) in out
-    assert out.count("  line 29") == 2 and out.count("  first line") == 2  # every line, twice
+    # news longer than an 80x24 screen holds: its last lines under the board, `log` all
+    assert out.count("  line 29") == 2 and out.count("  first line") == 1
+    assert "Since your last decision (" in out and "lines more above: log shows all" in out
+    assert out.index("  first line") > out.index("lines more above")  # from `log`
     assert out.index("  line 29") < out.index("Kennedy: Where do you campaign?")
 
 
@@ -562,7 +565,7 @@ def test_b_draws_the_whole_board_and_log_repeats_the_news(capsys):
 ])
 def test_question_mark_shows_a_card_by_the_hands_number_or_by_title(capsys, typed, shows):
     game = campaigning()
-    scripted(typed, "campaign in NY")(game)
+    scripted(typed, "campaign in New York")(game)
     out = capsys.readouterr().out
     assert all(s in out for s in shows), out[-600:]
     assert max(len(line) for line in out.splitlines()) <= 80

@@ -31,6 +31,7 @@ class Option:
     place: str | None  # the place the option names, if any
     plain: bool = False  # a menu option of its own, not one of a list (`for x in ...`)
     number: int = -1  # the number shown beside it (-1: its index)
+    shown: str | None = None  # the place as the label words it: its display name
 
     def __post_init__(self) -> None:
         if self.number < 0:
@@ -42,8 +43,10 @@ def options_of(game: Game) -> list[Option]:
     labels = game.legal_actions()
     notes = game.remarks()["notes"]
     payloads = pending.get("payloads") or [None] * len(labels)
-    return [Option(i, label, notes[i], place_of(game, payloads[i]), plain_option(payloads[i]))
-            for i, label in enumerate(labels)]
+    places = [place_of(game, payload) for payload in payloads]
+    return [Option(i, label, notes[i], place, plain_option(payloads[i]),
+                   shown=place_name(game.program, place) if place else None)
+            for i, (label, place) in enumerate(zip(labels, places, strict=True))]
 
 
 def plain_option(payload: Any) -> bool:
@@ -135,7 +138,7 @@ def sections(options: list[Option]) -> list[tuple[str, list[Option]]]:
     'build in … — 2 gold'. Options that are only a place have the title '' (no '…')."""
     out: dict[str, list[Option]] = {}
     for o in options:
-        key = o.label.replace(o.place, "…") if o.place else o.label
+        key = o.label.replace(o.shown or o.place, "…") if o.place else o.label
         if key == "…":
             key = ""
         if o.note:

@@ -106,7 +106,8 @@ def human_agent(read: Callable[[str], str] | None = None,
         listing = Listing()
         head = screen.text(decision_head(game))
         shown = listing_lines(game, options, screen)
-        news = screen.text(recap(told)) if told else ""
+        below = head.count("\n") + 2 + bool(gone)
+        news = screen.text(recap(told, news_room(screen, below, len(shown)))) if told else ""
         known = cards_in_sight(game, player)
         # the state first, then what changed: the news stays next to the question
         if starts:
@@ -117,7 +118,7 @@ def human_agent(read: Callable[[str], str] | None = None,
         hands[player] = known
         if news:
             print(news)
-        show(listing, shown, screen, head, gone)
+        show(listing, shown, screen, head, gone, news.count("\n") + 1 if news else 0)
         while True:
             # End of input (EOFError) goes up to the play loop, which saves the game.
             answer = ask(f"{player_name(game.program, player)} > ").strip()
@@ -204,8 +205,9 @@ def confirmed(game: Game, options: list[Option], index: int,
 
 # ---- what is printed ------------------------------------------------------------------
 def show(listing: Listing, lines: list[str], screen: Screen, head: str,
-         gone: dict[int, str]) -> None:
-    listing.below = head.count("\n") + 2 + bool(gone)
+         gone: dict[int, str], above: int = 0) -> None:
+    """The first page of options (under `above` lines of news), then the question."""
+    listing.below = head.count("\n") + 2 + bool(gone) + above
     set_pages(listing, lines, screen)
     print("\n".join(listing.pages[0]))
     print(footer(listing, head, gone, screen))
@@ -264,10 +266,25 @@ def cards_in_sight(game: Game, player: str) -> set[str]:
     return held | {f"shown {card} in {zone}" for card, zone in obs.get("shown", {}).items()}
 
 
-def recap(told: list[str]) -> RenderableType:
-    """What happened since this player's last decision: every line of it."""
-    lines = [Text("Since your last decision:", style="bold")]
-    lines.extend(Text("  " + line.strip()) for line in told)
+MIN_PAGE = 6  # option lines a page keeps on screen however long the news
+
+
+def news_room(screen: Screen, below: int, options: int) -> int:
+    """The lines the news may take: what the question and a page of options leave."""
+    return max(4, screen.height - below - 1 - min(options, MIN_PAGE + 1))
+
+
+def recap(told: list[str], room: int | None = None) -> RenderableType:
+    """What happened since this player's last decision: every line of it, or when it
+    is longer than `room` lines, its last lines and how to see all (`log`)."""
+    if room is None or len(told) + 1 <= room:
+        lines = [Text("Since your last decision:", style="bold")]
+        lines.extend(Text("  " + line.strip()) for line in told)
+        return Group(*lines)
+    kept = told[len(told) - (room - 1):]
+    lines = [Text(f"Since your last decision ({len(told) - len(kept)} lines more above: "
+                  "log shows all):", style="bold")]
+    lines.extend(Text("  " + line.strip()) for line in kept)
     return Group(*lines)
 
 
