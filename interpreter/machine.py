@@ -157,16 +157,24 @@ class Machine:
         self._spend_log(text)
         self.s.log.append(text)
 
-    def tell(self, player: str, text: str) -> None:
-        """Tell one player a line, within the log's budget. It is kept beside the public
-        log, at the place it was told, and never in it: every seat reads the log."""
-        self._spend_log(text)
-        self.s.told.append([len(self.s.log), player, text])
+    def resay(self, text: str) -> None:
+        """Put `text` in place of the log's last line (a run of changes told as one line),
+        within the log's budget: what it adds to the old line is charged."""
+        old = self.s.log[-1]
+        self._spend_log(text[len(old):] if text.startswith(old) else text, lines=0)
+        self.s.log[-1] = text
 
-    def _spend_log(self, text: str) -> None:
+    def tell(self, player: str, text: str, at: int | None = None) -> None:
+        """Tell one player a line, within the log's budget. It is kept beside the public
+        log, at the place it was told (or the log line `at` it stands for), and never in
+        it: every seat reads the log."""
+        self._spend_log(text)
+        self.s.told.append([len(self.s.log) if at is None else at, player, text])
+
+    def _spend_log(self, text: str, lines: int = 1) -> None:
         n = len(text)
         b = self.budget
-        self.log_lines += 1
+        self.log_lines += lines
         self.log_chars += n
         self.log_total += n
         if self.log_lines > b.log_lines:

@@ -92,7 +92,7 @@ def cause(m, env: dict) -> str:
 
 
 def tell(m, env: dict, text: str) -> None:
-    m.s.log.append(line("change", text=text, cause=cause(m, env)))
+    m.say(line("change", text=text, cause=cause(m, env)))
 
 
 def counter(m, env: dict, who: str, counter_name: str, change: int) -> None:
@@ -111,19 +111,21 @@ def support(m, env: dict, pool: str, where: str, before: Any) -> None:
     log = m.s.log
     key = (pool, where, env.get(CAUSE))
     run = m.support_run
-    if run is not None and run[0] == len(log) and run[1] == key:
-        first = run[2]
-        log.pop()
-    else:
-        first = holding(m, before)
+    joined = run is not None and run[0] == len(log) and run[1] == key
+    first = run[2] if joined else holding(m, before)
     now = holding(m, after)
-    if first != now:
-        log.append(line("change", text=line("support", pool=name(m, pool),
-                                             place=place(m, where), before=first, after=now),
-                        cause=cause(m, env)))
-        m.support_run = (len(log), key, first)
-    else:
+    told = line("change", text=line("support", pool=name(m, pool), place=place(m, where),
+                                     before=first, after=now), cause=cause(m, env))
+    if first == now:  # the run came back to where it began: nothing to tell
+        if joined:
+            log.pop()
         m.support_run = None
+        return
+    if joined:
+        m.resay(told)
+    else:
+        m.say(told)
+    m.support_run = (len(log), key, first)
 
 
 def holding(m, entry: Any) -> str:
@@ -249,10 +251,10 @@ def decision(m, who: str, label: str, env: dict, value: Any) -> list | None:
     full = line("decision", player=player(m, who), choice=label, cause=cause(m, env))
     cards = secret_choice(m, value)
     if not cards:
-        m.s.log.append(full)
+        m.say(full)
         return None
-    m.s.log.append(line("secret", player=player(m, who), cause=cause(m, env)))
-    m.s.told.append([len(m.s.log) - 1, who, full])
+    m.say(line("secret", player=player(m, who), cause=cause(m, env)))
+    m.tell(who, full, at=len(m.s.log) - 1)
     return [len(m.s.log) - 1, len(m.s.told) - 1, full, cards]
 
 

@@ -309,10 +309,10 @@ def test_a_person_is_not_shown_the_labels_of_an_agents_choices(monkeypatch, caps
     code, out, _ = play(monkeypatch, capsys, Script([]), "--seed", SEED,
                         "--seat", "kennedy=human")
     lines = out.splitlines()
-    assert code == 0 and any(line.startswith("  [kennedy] ") for line in lines)
-    assert not any(line.startswith("  [nixon] ") for line in lines)
+    assert code == 0 and any(line.startswith("  [Kennedy] ") for line in lines)
+    assert not any(line.startswith("  [Nixon] ") for line in lines)
     _, watched, _ = play(monkeypatch, capsys, Script([]), "--seed", SEED)  # agents only
-    assert any(line.startswith("  [nixon] ") for line in watched.splitlines())
+    assert any(line.startswith("  [Nixon] ") for line in watched.splitlines())
 
 
 def test_a_resumed_game_knows_what_was_learned_before_the_save(monkeypatch, capsys,

@@ -160,7 +160,7 @@ def test_the_upgraded_pack_plays_the_games_the_engine_of_its_time_played(tmp_pat
     for played in recorded:
         game = Game.new(program, played["seed"])
         for who, label, menu in played["choices"]:
-            assert (game.current_player(), game.legal_actions()) == (who, menu)
+            assert (game.current_player(), game.action_keys()) == (who, menu)
             game.apply_action(label)
         assert game.is_terminal()
         assert game.result() == played["result"]

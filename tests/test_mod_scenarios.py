@@ -73,7 +73,7 @@ def test_two_mods_react_to_one_campaign_in_load_order():
     sc, where = load_scenarios(path, Report())[0]
     outcome = RUNNER.run(sc, where, (MODS / "head-to-head", MODS / "hometown-crowd"))
     log = outcome.game.state.log
-    rule = log.index("nixon campaigns head to head with kennedy in OH")
+    rule = log.index("Nixon campaigns head to head with Kennedy in Ohio")
     assert rule < log.index("  Kennedy gains 1 momentum — Hometown Crowd")
     assert outcome.game.state.counters["momentum"] == {"kennedy": 3, "nixon": 3}
 

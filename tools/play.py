@@ -27,6 +27,7 @@ from ..interpreter.program import Program
 from ..interpreter.support import holdings, leader
 from .agents import AGENTS, Agent, make_agent
 from .failures import INTERRUPTED, InputError, UsageError
+from .terminal.look import player_name
 from .terminal.requests import QuitRequest, SaveRequest, UndoRequest
 
 if TYPE_CHECKING:
@@ -328,7 +329,7 @@ class Session:
                 self.narrate()
             label = self.apply(index, mark=marked is not None and n - 1 in marked)
             if narrate:
-                print(f"  [{player}] {label}")
+                print(f"  [{player_name(self.program, player)}] {label}")
         if marked is None and self.human_seats():
             self.rewind(len(self.actions))
         if not narrate:
@@ -564,7 +565,7 @@ def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
             continue
         # an AI's label may name what its hand held: a person reads the narration only
         if not quiet and (session.seats.get(player) == HUMAN or not session.human_seats()):
-            print(f"  [{player}] {label}")
+            print(f"  [{player_name(session.program, player)}] {label}")
     if not quiet:
         session.narrate(session.closing_reader())
     return 0
