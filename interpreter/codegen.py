@@ -903,7 +903,27 @@ def _fmt(w: Writer, parts) -> str:
         # while the key labels are made
         pieces.append(f"(m.names.get({t}, {t}) if ({t} := {w.expr(p)}).__class__ is _str "
                       f"else m.show({t}))")
+    shown = _translation(w, parts)
+    if shown is not None:  # a game in another language: the catalog's order of the parts
+        values = [p for p, part in zip(pieces, parts, strict=True) if not isinstance(part, str)]
+        return f"_text(m, _translated({w.lit(shown)}, ({''.join(v + ', ' for v in values)})))"
     return f"_text(m, ''.join(({''.join(p + ', ' for p in pieces)})))"
+
+
+def _translation(w: Writer, parts) -> tuple | None:
+    """The translation of a text with parts, from the program's catalog (Program.catalog),
+    as literal texts and part indexes; None when there is none."""
+    catalog = getattr(w.unit, "catalog", None)
+    if catalog is None:
+        return None
+    literals = [""]
+    for p in parts:
+        if isinstance(p, str):
+            literals[-1] += p
+        else:
+            literals.append("")
+    found = catalog.template(literals)
+    return tuple(found) if found is not None else None
 
 
 SHORT_LIST = 16  # `tally` of at most this many items is counted in place, uncharged

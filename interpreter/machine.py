@@ -26,6 +26,9 @@ _CONTENT_FAULTS = (KeyError, TypeError, ValueError, IndexError, AttributeError,
                    ZeroDivisionError, OverflowError, RecursionError, MemoryError)
 
 
+_NONE: dict[str, str] = {}  # no translation (never written to)
+
+
 class Labeller:
     """What a paused state keeps to make its labels (GameState.labeller): a new machine
     on it. Were it the machine that paused, state and machine would hold each other, and
@@ -68,6 +71,9 @@ class Machine:
         # What texts show for an id (the pack's display names; none while key labels are
         # made), the run of support narrated last, and a secret choice not yet revealed.
         self.names: dict[str, str] = program.names
+        # What a text without parts shows (a label, a question, a `say`): in a game shown
+        # in another language, the catalog's words (interpreter/translation.py), else itself.
+        self.texts: dict[str, str] = program.names if program.catalog is not None else _NONE
         self.support_run: tuple | None = None
         self.secret: list | None = None
         self.labeller = labeller or Labeller(program, ops, self.budget)
@@ -276,8 +282,10 @@ class Machine:
         s = self.s
         if player not in self.players or s.result is not None:
             self.cannot_ask(player)
+        names = self.texts  # a text without parts, shown in the game's language
+        prompt = names.get(prompt, prompt)
         if labels is not None:
-            labels = numbered(labels)
+            labels = numbered([names.get(label, label) for label in labels])
         s.pending = {"player": player, "prompt": prompt, "options": labels,
                      "payloads": payloads}
         s.labeller = self.labeller
@@ -297,14 +305,15 @@ class Machine:
         s = self.s
         f = s.stack[-1]
         if keys:
-            self.names = {}
+            self.names = self.texts = {}
         try:
             labels = self.ops[f.block][f.pc - 1].labels(self, f.env, s.pending["payloads"])
         except (RuleError, *_CONTENT_FAULTS) as e:
             if isinstance(e, RuleError) and e.where:
                 raise
             raise self.fault(e, f) from None
-        return numbered(labels)
+        names = self.texts
+        return numbered([names.get(label, label) for label in labels])
 
     def resolve(self, index: int) -> None:
         """Carry out option `index` of the pending decision (already validated)."""
@@ -325,6 +334,7 @@ class Machine:
             label = labels[index]
         else:  # the one label, made as labels() would make it
             label = self.ops[f.block][f.pc - 1].labels(self, f.env, [payload])[0]
+            label = self.texts.get(label, label)
         value = payload[2] if payload[0] == "bind" else payload[3]
         self.secret = narration.decision(self, pending["player"], label, f.env, value)
 
@@ -560,16 +570,17 @@ class Machine:
     # ---- presentation --------------------------------------------------
     def show(self, value: Any) -> str:
         if value is None:
-            return "nobody"
+            return self.texts.get("nobody", "nobody")
         if isinstance(value, bool):
-            return "yes" if value else "no"
+            word = "yes" if value else "no"
+            return self.texts.get(word, word)
         if isinstance(value, int):
             return str(value)
         if value.__class__ is str:
             return self.names.get(value, value)
         if isinstance(value, list):
             if not value:
-                return "none"
+                return self.texts.get("none", "none")
             parts, size = [], 0
             for v in value:
                 text = self.show(v)

@@ -10,7 +10,8 @@ zone is told to everyone as a choice made in secret (and in full to its player a
 the card is seen again.
 
 Every English line the engine writes is one format string of LINES, filled with named
-values, so the wording lives in one place (a message catalog can take it over).
+values, so the wording lives in one place; a game in another language takes each from
+its catalog (interpreter/locale/<language>.po, msgid the English format string).
 """
 
 from __future__ import annotations
@@ -57,8 +58,13 @@ LINES = {
 }
 
 
-def line(key: str, **values: Any) -> str:
-    return LINES[key].format(**values)
+def line(m, key: str, **values: Any) -> str:
+    """LINES[key] (in the game's language, if its catalog words it) filled with `values`."""
+    template = LINES[key]
+    catalog = m.p.catalog
+    if catalog is not None:
+        template = catalog.plain.get(template, template)
+    return template.format(**values)
 
 
 def name(m, value: Any) -> str:
@@ -88,17 +94,17 @@ def cause(m, env: dict) -> str:
     if CAUSE not in env:
         return ""
     card = m.p.cards.get(env[CAUSE])
-    return line("cause", title=card["title"] if card else env[CAUSE])
+    return line(m, "cause", title=card["title"] if card else env[CAUSE])
 
 
 def tell(m, env: dict, text: str) -> None:
-    m.say(line("change", text=text, cause=cause(m, env)))
+    m.say(line(m, "change", text=text, cause=cause(m, env)))
 
 
 def counter(m, env: dict, who: str, counter_name: str, change: int) -> None:
     if change:
         amount = counted(m, abs(change), counter_name)
-        tell(m, env, line("gains" if change > 0 else "loses", player=player(m, who),
+        tell(m, env, line(m, "gains" if change > 0 else "loses", player=player(m, who),
                           amount=amount))
 
 
@@ -114,7 +120,7 @@ def support(m, env: dict, pool: str, where: str, before: Any) -> None:
     joined = run is not None and run[0] == len(log) and run[1] == key
     first = run[2] if joined else holding(m, before)
     now = holding(m, after)
-    told = line("change", text=line("support", pool=name(m, pool), place=place(m, where),
+    told = line(m, "change", text=line(m, "support", pool=name(m, pool), place=place(m, where),
                                      before=first, after=now), cause=cause(m, env))
     if first == now:  # the run came back to where it began: nothing to tell
         if joined:
@@ -131,19 +137,19 @@ def support(m, env: dict, pool: str, where: str, before: Any) -> None:
 def holding(m, entry: Any) -> str:
     """`Ann 2`, or for a stacking pool every player's pieces: `Ann 2, Bob 1`."""
     if not entry:
-        return line("none")
+        return line(m, "none")
     if entry.__class__ is list:  # an exclusive pool's [owner, count]: the common case
-        return line("holding", player=player(m, entry[0]), count=entry[1])
+        return line(m, "holding", player=player(m, entry[0]), count=entry[1])
     counts = holdings(entry)
     seats = m.p.players
     order = [p for p in seats if p in counts] + [p for p in counts if p not in seats]
-    return ", ".join(line("holding", player=player(m, p), count=counts[p]) for p in order)
+    return ", ".join(line(m, "holding", player=player(m, p), count=counts[p]) for p in order)
 
 
 def zone(m, key: str) -> str:
     zone_name, _, owner = key.partition(":")
     shown = name(m, zone_name)
-    return line("zone_of", player=player(m, owner), zone=shown) if owner else shown
+    return line(m, "zone_of", player=player(m, owner), zone=shown) if owner else shown
 
 
 def cards_moved(m, env: dict, moves: list[tuple[int, str | None]], target: str) -> None:
@@ -160,27 +166,27 @@ def cards_moved(m, env: dict, moves: list[tuple[int, str | None]], target: str) 
     for source, cards in runs:
         secret = all(z is None or hidden(m, z) for z in (source, target))
         if secret:
-            what = counted(m, len(cards), "card") if len(cards) > 1 else line("a_card")
+            what = counted(m, len(cards), "card") if len(cards) > 1 else line(m, "a_card")
         else:
             what = listed(m, [m.p.cards.get(c, {}).get("title", str(c)) for c in cards])
         key = "moved" if len(cards) == 1 else "moved_many"
         if source:
-            tell(m, env, line(key, card=what, source=zone(m, source), target=zone(m, target)))
+            tell(m, env, line(m, key, card=what, source=zone(m, source), target=zone(m, target)))
         else:
-            tell(m, env, line(key + "_in", card=what, target=zone(m, target)))
+            tell(m, env, line(m, key + "_in", card=what, target=zone(m, target)))
 
 
 def listed(m, items: list[str]) -> str:
     """"A", "A and B", "A, B and C"."""
     if len(items) <= 1:
         return "".join(items)
-    return line("and", head=", ".join(items[:-1]), last=items[-1])
+    return line(m, "and", head=", ".join(items[:-1]), last=items[-1])
 
 
 def dealt(m, env: dict, n: int, source: str, target: str) -> None:
     """Cards dealt are counted, never named: a deal comes from a deck nobody sees."""
     if n:
-        tell(m, env, line("dealt", amount=counted(m, n, "card"), source=zone(m, source),
+        tell(m, env, line(m, "dealt", amount=counted(m, n, "card"), source=zone(m, source),
                           target=zone(m, target)))
 
 
@@ -192,38 +198,38 @@ def hidden(m, key: str) -> bool:
 def effect(m, env: dict, who: str, effect_name: str, value: Any, duration: Any) -> None:
     amount = "" if value is True or value == 1 and value.__class__ is int else \
         f" {name(m, value)}"
-    tell(m, env, line("effect", player=player(m, who), effect=name(m, effect_name),
+    tell(m, env, line(m, "effect", player=player(m, who), effect=name(m, effect_name),
                       value=amount, lasting=lasting(m, duration)))
 
 
 def lasting(m, duration: Any) -> str:
     if isinstance(duration, list):
         what, n = duration
-        return line("for_next", count=n, name=name(m, what))
-    return line("until_end", name=name(m, duration))
+        return line(m, "for_next", count=n, name=name(m, what))
+    return line(m, "until_end", name=name(m, duration))
 
 
 def cancelled(m, env: dict, who: str, effect_name: str) -> None:
-    tell(m, env, line("cancelled", player=player(m, who), effect=name(m, effect_name)))
+    tell(m, env, line(m, "cancelled", player=player(m, who), effect=name(m, effect_name)))
 
 
 def ended(m, env: dict, who: str, effect_name: str) -> None:
-    tell(m, env, line("ended", player=player(m, who), effect=name(m, effect_name)))
+    tell(m, env, line(m, "ended", player=player(m, who), effect=name(m, effect_name)))
 
 
 def token(m, env: dict, who: str, where: str) -> None:
-    tell(m, env, line("token", player=player(m, who), place=place(m, where)))
+    tell(m, env, line(m, "token", player=player(m, who), place=place(m, where)))
 
 
 def track(m, env: dict, track_name: str, before: list) -> None:
     after = m.s.tracks[track_name]
     if after != before:
-        tell(m, env, line("track", track=name(m, track_name),
+        tell(m, env, line(m, "track", track=name(m, track_name),
                           order=", ".join(place(m, i) for i in after)))
 
 
 def shuffled(m, source: str, target: str) -> str:
-    return line("shuffled", source=zone(m, source), target=zone(m, target))
+    return line(m, "shuffled", source=zone(m, source), target=zone(m, target))
 
 
 # ---- decisions -------------------------------------------------------------------
@@ -248,12 +254,12 @@ def decision(m, who: str, label: str, env: dict, value: Any) -> list | None:
     """Tell the decision `who` took (the option's label). A choice of hidden cards is told
     to the others as made in secret and in full to `who`: the secret, to be revealed once
     the cards are all seen (`reveal`), or None."""
-    full = line("decision", player=player(m, who), choice=label, cause=cause(m, env))
+    full = line(m, "decision", player=player(m, who), choice=label, cause=cause(m, env))
     cards = secret_choice(m, value)
     if not cards:
         m.say(full)
         return None
-    m.say(line("secret", player=player(m, who), cause=cause(m, env)))
+    m.say(line(m, "secret", player=player(m, who), cause=cause(m, env)))
     m.tell(who, full, at=len(m.s.log) - 1)
     return [len(m.s.log) - 1, len(m.s.told) - 1, full, cards]
 
@@ -277,17 +283,17 @@ def default_question(m, who: str, items: list) -> str:
     first = items[0] if items else None
     shown = player(m, who)
     if first.__class__ is int and first in m.p.cards:
-        return line("ask_card", player=shown)
+        return line(m, "ask_card", player=shown)
     if first.__class__ is str and first in m.players:
-        return line("ask_player", player=shown)
+        return line(m, "ask_player", player=shown)
     if first.__class__ is str and first in m.p.locations:
         kind = m.p.locations[first].get("kind", "")
-        return line("ask_place", player=shown, kind=name(m, kind))
+        return line(m, "ask_place", player=shown, kind=name(m, kind))
     if first.__class__ is int:
-        return line("ask_number", player=shown)
-    return line("ask_one", player=shown)
+        return line(m, "ask_number", player=shown)
+    return line(m, "ask_one", player=shown)
 
 
 def menu_question(m, who: str) -> str:
     """What a menu without `asking` asks."""
-    return line("ask_menu", player=player(m, who))
+    return line(m, "ask_menu", player=player(m, who))

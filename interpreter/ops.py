@@ -114,7 +114,8 @@ class Say(Op):
 
     def run(self, m, f):
         text = self.e(m, f.env)
-        m.say(m.show(text))
+        shown = m.show(text)
+        m.say(m.texts.get(shown, shown))
 
 
 class Record(Op):

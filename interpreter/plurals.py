@@ -13,6 +13,7 @@ from typing import Any
 
 LOCALE = "en"  # the language the packs are written in; catalogs may add others later
 # The nouns the engine itself counts (cards dealt), unless the pack words them its own way.
+COUNTED = "{n} {noun}"  # a number and its noun: the catalog's msgid for how they join
 ENGINE_NOUNS = {"card": {"one": "card", "other": "cards"}}
 
 
@@ -28,7 +29,7 @@ def noun(program, n: int, key: str) -> str:
     """The form of noun `key` (of the program's `nouns`) that goes with the number n."""
     forms = program.nouns.get(key) or ENGINE_NOUNS.get(key)
     if forms:
-        return forms.get(category(n)) or forms.get("other") or forms.get("one") or key
+        return forms.get(category(n, program.language)) or forms.get("other") or forms.get("one") or key
     shown = program.names.get(key)
     return shown if shown is not None else key.replace("_", " ")
 
@@ -36,5 +37,14 @@ def noun(program, n: int, key: str) -> str:
 def counted(m, n: Any, key: str) -> str:
     """`n` and the form of noun `key` for it: "1 card", "3 cards"."""
     if n.__class__ is not int or n.__class__ is bool:
-        return f"{m.show(n)} {noun(m.p, 2, key)}"
-    return f"{n} {noun(m.p, n, key)}"
+        return _joined(m, m.show(n), noun(m.p, 2, key))
+    return _joined(m, str(n), noun(m.p, n, key))
+
+
+def _joined(m, number: str, word: str) -> str:
+    """"3 cards": a space between, unless the game's catalog words it otherwise ("{n}{noun}",
+    for a language that writes no space)."""
+    catalog = m.p.catalog
+    if catalog is None:
+        return f"{number} {word}"
+    return catalog.plain.get(COUNTED, COUNTED).format(n=number, noun=word)

@@ -88,6 +88,10 @@ class Program:
     # forms of the nouns shown with a count (`nouns:`, {noun: {one: ..., other: ...}}).
     names: dict[str, str] = field(default_factory=dict)
     nouns: dict[str, dict[str, str]] = field(default_factory=dict)
+    # The language texts are shown in, and its message catalog (interpreter/catalog.py;
+    # None: the pack's own words). See interpreter/translation.py.
+    language: str = "en"
+    catalog: Any = None
 
     def once(self, what: str, make: Callable[[Program], Any]) -> Any:
         """`make(self)`, made once and kept on the program itself, so it goes with the

@@ -111,6 +111,12 @@ def as_list(m, v) -> list:
     raise RuleError(f"expected a place or a list of places, not {m.show(v)}")
 
 
+def translated(pieces: tuple, values: tuple) -> str:
+    """A template's translation (catalog.py): its literal texts, and each part's shown
+    value where the translation puts it (parts may come in another order)."""
+    return "".join(p if p.__class__ is str else values[p] for p in pieces)
+
+
 # ---- pack functions ---------------------------------------------------------------
 def fn_enter(m, name, n: int) -> tuple:
     """A pack function about to be called: its parameters and body."""
@@ -132,5 +138,5 @@ HELPERS: dict[str, Any] = {
     "_effect_total": effect_total, "_effect_values": effect_values,
     "_no_property": no_property, "_leader": leader_of, "_owner": BUILTINS["owner"],
     "_support": BUILTINS["support"], "_support_of": BUILTINS["support_of"],
-    "_fn_enter": fn_enter,
+    "_fn_enter": fn_enter, "_translated": translated,
 }

@@ -111,6 +111,7 @@ def _program_unit(program: Program) -> Unit:
     unit.tables = {name: make(program) for name, make in TABLES.items()}
     unit.things = (program.cards, program.locations)
     unit.stacking = program.stacking_pools()
+    unit.catalog = program.catalog  # the language its texts are shown in (None: the pack's)
     unit.compile()
     return unit
 
@@ -161,6 +162,7 @@ class Unit:
         self.checked: dict[tuple, tuple] = {}  # (id, purpose) -> expression, checked form
         self.bodies: dict[tuple, str] = {}  # (parameters, body lines) -> function name
         self.pure_functions: frozenset[str] = frozenset()  # pack functions with no effects
+        self.catalog = None  # the program's message catalog, if it is shown translated
         self.inliner = Inliner({}, frozenset())  # writes small pure functions where called
         self.tables: dict[str, Any] = {}  # builtin -> its table (builtins.TABLES), by program
         # the program's cards and places (their properties never change), if it has some

@@ -1,0 +1,130 @@
+"""`hustings translate extract PATH [--lang LANG]`: write or update a pack's message
+catalog, `PATH/locale/LANG.po`, with every text of the pack a player reads (display names,
+nouns, card titles and texts, view labels, and the quoted texts of its rules and cards:
+`say`, option labels, `asking`, `noting`). Translations already in the file are kept; a
+text the pack no longer has is dropped. See docs/translation.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+NAME = "translate"
+HELP = "extract a pack's texts into its message catalog (locale/LANG.po)"
+# A quoted text of the effect language that a player reads: not an id ("nixon",
+# "exhausted"), which the rules compare, but words with a space, a capital or a part.
+QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+ID = re.compile(r"[a-z0-9_]*")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=["extract"], help="what to do")
+    parser.add_argument("path", type=Path, metavar="PATH", help="the pack folder")
+    parser.add_argument("--lang", default="ja", help="the language's code (default: ja)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ...interpreter.catalog import CatalogError, load
+
+    folder: Path = args.path
+    if not (folder / "pack.yaml").is_file():
+        print(f"hustings translate: {folder} is not a pack folder (no pack.yaml)",
+              file=sys.stderr)
+        return 2
+    if not re.fullmatch(r"[a-z]{2,3}(_[A-Z]{2})?", args.lang):
+        print(f"hustings translate: {args.lang!r} is not a language code (ja, pt_BR)",
+              file=sys.stderr)
+        return 2
+    target = folder / "locale" / f"{args.lang}.po"
+    old = {}
+    if target.is_file():
+        try:
+            old = dict(load(target).plain)
+        except CatalogError as e:
+            print(f"hustings translate: {e}", file=sys.stderr)
+            return 1
+    msgids = pack_texts(folder)
+    target.parent.mkdir(exist_ok=True)
+    target.write_text(po_text(msgids, old, args.lang), encoding="utf-8")
+    done = sum(1 for m in msgids if old.get(m))
+    print(f"{target}: {len(msgids)} texts, {done} translated")
+    return 0
+
+
+def pack_texts(folder: Path) -> list[str]:
+    """Every text of the pack a player reads, in a stable order, each once."""
+    from ...dsl.loading import load_pack
+
+    program = load_pack(folder)
+    found: dict[str, None] = {}
+
+    def keep(text: object) -> None:
+        if isinstance(text, str) and text.strip():
+            found.setdefault(text, None)
+
+    for shown in program.names.values():
+        keep(shown)
+    for forms in program.nouns.values():
+        for word in forms.values():
+            keep(word)
+    for text in view_texts(program.view):
+        keep(text)
+    for card in program.cards.values():
+        keep(card.get("title"))
+        keep(card.get("text"))
+    for source in rule_sources(folder):
+        for text in QUOTED.findall(source):
+            if not ID.fullmatch(text):
+                keep(text.replace('\\"', '"'))
+    return list(found)
+
+
+def rule_sources(folder: Path) -> list[str]:
+    """The effect-language texts of the pack's YAML files (procedures' bodies, cards'
+    events, reactions), in file order."""
+    from ruamel.yaml import YAML, YAMLError
+
+    reader = YAML(typ="safe", pure=True)
+    out: list[str] = []
+
+    def walk(value: object, key: str = "") -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, str(k))
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str) and key in ("body", "event", "do", "then", "text"):
+            out.append(value)
+
+    for path in sorted(folder.rglob("*.yaml")):
+        try:
+            walk(reader.load(path.read_text(encoding="utf-8")))
+        except (YAMLError, OSError, UnicodeDecodeError):
+            continue  # `hustings check` reports a bad file; extraction takes what it can
+    return out
+
+
+def view_texts(value: object, key: str = "") -> list[str]:
+    if isinstance(value, dict):
+        if key == "faces":
+            return [v for v in value.values() if isinstance(v, str)]
+        return [t for k, v in value.items() for t in view_texts(v, k)]
+    if isinstance(value, list):
+        return [t for v in value for t in view_texts(v, key)]
+    return [value] if isinstance(value, str) and key in ("label", "title", "name") else []
+
+
+def po_text(msgids: list[str], old: dict[str, str], language: str) -> str:
+    lines = ['msgid ""', 'msgstr ""', f'"Language: {language}\\n"',
+             '"Content-Type: text/plain; charset=UTF-8\\n"', ""]
+    for msgid in msgids:
+        lines += [f"msgid {quoted(msgid)}", f"msgstr {quoted(old.get(msgid, ''))}", ""]
+    return "\n".join(lines)
+
+
+def quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
