@@ -98,7 +98,8 @@ def parse(data: bytes, where: str, language: str) -> Catalog:
     try:
         po = read_po(io.BytesIO(data), abort_invalid=True, charset="utf-8")
     except PoFileError as e:
-        raise CatalogError(f"{where}:{e.lineno}:1", f"not a PO entry: {e.line.strip()[:60]!r}",
+        # babel counts lines from 0
+        raise CatalogError(f"{where}:{e.lineno + 1}:1", f"not a PO entry: {e.line.strip()[:60]!r}",
                            'write entries as msgid "English" / msgstr "translation"') from None
     except (ValueError, LookupError) as e:
         raise CatalogError(f"{where}:1:1", f"not a PO file: {str(e)[:80]}",

@@ -625,7 +625,14 @@ _BOUND = f"{-MAX_INT} <= {{t}} <= {MAX_INT}"
 
 
 def _const(w: Writer, value) -> str:
+    catalog = getattr(w.unit, "catalog", None)
+    if catalog is not None and value.__class__ is str and not _ID.fullmatch(value):
+        # a text to be shown (words, not an id the rules compare): in the game's language
+        value = catalog.plain.get(value, value)
     return w.lit(value)
+
+
+_ID = re.compile(r"[a-z0-9_]*")  # what names a thing; never translated
 
 
 def _var(w: Writer, name) -> str:

@@ -222,6 +222,10 @@ class Game:
             return {"status": None, "notes": [None] * self.num_actions()}
         status, notes = op.remarks(self.machine, self.state.stack[-1].env,
                                    self.state.pending["payloads"])
+        texts = self.machine.texts  # a remark without parts, in the game's language
+        if texts:
+            status = texts.get(status, status) if status else status
+            notes = [texts.get(n, n) if n else n for n in notes]
         return {"status": status, "notes": notes}
 
     def _paused_op(self) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-LOCALE = "en"  # the language the packs are written in; catalogs may add others later
+LOCALE = "en"  # the language the packs are written in (a translated program has its own)
 # The nouns the engine itself counts (cards dealt), unless the pack words them its own way.
 COUNTED = "{n} {noun}"  # a number and its noun: the catalog's msgid for how they join
 ENGINE_NOUNS = {"card": {"one": "card", "other": "cards"}}
@@ -20,16 +20,20 @@ ENGINE_NOUNS = {"card": {"one": "card", "other": "cards"}}
 @lru_cache(maxsize=64)
 def category(n: int, locale: str = LOCALE) -> str:
     """The CLDR plural category of `n` in `locale`: 'one', 'other', ('few', 'many'...)."""
-    from babel import Locale  # only when a count is shown: most play shows none
+    from babel import Locale, UnknownLocaleError  # only when a count is shown
 
-    return Locale.parse(locale).plural_form(abs(n))
+    try:
+        return Locale.parse(locale).plural_form(abs(n))
+    except (UnknownLocaleError, ValueError):  # a catalog's language CLDR does not know
+        return "other"
 
 
 def noun(program, n: int, key: str) -> str:
     """The form of noun `key` (of the program's `nouns`) that goes with the number n."""
     forms = program.nouns.get(key) or ENGINE_NOUNS.get(key)
     if forms:
-        return forms.get(category(n, program.language)) or forms.get("other") or forms.get("one") or key
+        form = forms.get(category(n, program.language))
+        return form or forms.get("other") or forms.get("one") or key
     shown = program.names.get(key)
     return shown if shown is not None else key.replace("_", " ")
 

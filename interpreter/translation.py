@@ -12,12 +12,14 @@ state, which names ids) is the same save. Only what is shown differs.
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any
 
-from .catalog import Catalog, load
+from .catalog import Catalog, CatalogError, load
 from .program import Program
 
+LANGUAGE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")  # ja, pt_BR: also the file's name
 ENGINE_CATALOGS = Path(__file__).parent / "locale"
 # The keys of a pack's view (docs/view.md) whose values a player reads.
 VIEW_TEXTS = frozenset({"label", "title", "name"})
@@ -35,6 +37,30 @@ def pack_catalog(folder: Path, language: str) -> Catalog | None:
     return load(path, language) if path.is_file() else None
 
 
+def in_language(program: Program, folder: Path, language: str,
+                *more: Path) -> Program:
+    """`program` (of the pack in `folder`) shown in `language`: the engine's catalog, those
+    of the folders `more` (a tool's own texts: its locale/<language>.po) and the pack's
+    over them. English, the language packs are written in, is the program itself;
+    a language the pack has no catalog for is a CatalogError saying how to make one."""
+    if language == "en":
+        return program
+    if not LANGUAGE.fullmatch(language):
+        raise CatalogError("--lang", f"{language[:20]!r} is not a language code",
+                           "give one such as ja or pt_BR")
+    pack = pack_catalog(folder, language)
+    if pack is None:
+        raise CatalogError(f"{folder / 'locale' / (language + '.po')}:1:1",
+                           f"the pack has no catalog for {language!r}",
+                           f"write one: hustings translate extract {folder} --lang {language}")
+    catalog = engine_catalog(language)
+    for other in more:
+        path = other / f"{language}.po"
+        if path.is_file():
+            catalog = catalog.merged(load(path, language))
+    return translated(program, catalog.merged(pack))
+
+
 def translated(program: Program, catalog: Catalog) -> Program:
     """`program` shown in the catalog's language (a new program: its code is compiled
     anew, with the catalog's templates)."""
@@ -46,7 +72,9 @@ def translated(program: Program, catalog: Catalog) -> Program:
     nouns = {key: {form: tr(word) for form, word in forms.items()}
              for key, forms in program.nouns.items()}
     cards = {number: _card(card, tr) for number, card in program.cards.items()}
+    locations = {key: _place(info, tr) for key, info in program.locations.items()}
     return dataclasses.replace(program, names=names, nouns=nouns, cards=cards,
+                               locations=locations,
                                view=_view(program.view, tr), language=catalog.language,
                                catalog=catalog)
 
@@ -57,6 +85,12 @@ def _card(card: dict[str, Any], tr) -> dict[str, Any]:
         if isinstance(out.get(key), str):
             out[key] = tr(out[key])
     return out
+
+
+def _place(info: dict[str, Any], tr) -> dict[str, Any]:
+    if not isinstance(info.get("name"), str):
+        return info
+    return {**info, "name": tr(info["name"])}
 
 
 def _view(value: Any, tr, key: str = "") -> Any:

@@ -253,6 +253,9 @@ def add_play_parser(sub, players: list[str] | None) -> None:
                       help="print only the result as one JSON line")
     play.add_argument("--log", type=Path, metavar="FILE",
                       help="write the session file (the game's log) here at the end")
+    play.add_argument("--lang", default="en", metavar="LANG",
+                      help="the language everything shown is in, from the pack's "
+                           "locale/LANG.po (default: en, the pack's own words)")
     source = play.add_mutually_exclusive_group()
     source.add_argument("--replay", type=Path, metavar="FILE",
                         help="replay a log to its end (the same mods must be given with --mod)")
@@ -354,7 +357,7 @@ def play_command(args: argparse.Namespace) -> int:
     return play(PlayArgs(
         pack=pack_folder(args.pack), options=parse_options(args.option), mods=args.mods,
         seed=args.seed, seats=seat_choices(args), quiet=args.quiet, log=args.log,
-        replay=args.replay, resume=args.resume,
+        replay=args.replay, resume=args.resume, language=args.lang,
     ))
 
 

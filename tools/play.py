@@ -465,6 +465,7 @@ class PlayArgs:
     log: Path | None = None
     replay: Path | None = None
     resume: Path | None = None
+    language: str = "en"
 
 
 def play(a: PlayArgs) -> int:
@@ -504,6 +505,20 @@ def load_recorded(load: Callable[[], Program], source: Path | None) -> Program:
                          f"{errors[0].message} ({errors[0].hint})") from None
 
 
+def shown_in(program: Program, pack: Path | None, language: str) -> Program:
+    """The program shown in `language` (--lang): the game is the same in every language,
+    so a session file records none and replays in any."""
+    from ..dsl.loading import builtin_pack
+    from ..interpreter.catalog import CatalogError
+    from ..interpreter.translation import in_language
+    from .wording import TOOLS_CATALOGS
+
+    try:
+        return in_language(program, pack or builtin_pack(), language, TOOLS_CATALOGS)
+    except CatalogError as e:
+        raise InputError(f"--lang {language}: {e}") from None
+
+
 def open_session(a: PlayArgs) -> tuple[Session, SessionLog | None]:
     """Check everything the command line and a log ask before any game is played."""
     source = a.replay or a.resume
@@ -520,6 +535,7 @@ def open_session(a: PlayArgs) -> tuple[Session, SessionLog | None]:
         check_mods(recorded, refs, source)
     options = dict(recorded.options) if recorded else a.options
     program = load_recorded(lambda: load_pack(a.pack, options, a.mods), source)
+    program = shown_in(program, a.pack, a.language)
     pack = pack_ref(program)
     if recorded is not None and not same_pack(recorded.pack, pack):
         raise InputError(f"{source} is a game of the pack {recorded.pack.name} "

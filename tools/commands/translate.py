@@ -1,4 +1,4 @@
-"""`hustings translate extract PATH [--lang LANG]`: write or update a pack's message
+"""`hustings translate extract PATH --lang LANG`: write or update a pack's message
 catalog, `PATH/locale/LANG.po`, with every text of the pack a player reads (display names,
 nouns, card titles and texts, view labels, and the quoted texts of its rules and cards:
 `say`, option labels, `asking`, `noting`). Translations already in the file are kept; a
@@ -18,12 +18,14 @@ HELP = "extract a pack's texts into its message catalog (locale/LANG.po)"
 # "exhausted"), which the rules compare, but words with a space, a capital or a part.
 QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 ID = re.compile(r"[a-z0-9_]*")
+PART_ONLY = re.compile(r"(\{[^{}]*\})+")  # nothing but parts: no words to translate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("action", choices=["extract"], help="what to do")
     parser.add_argument("path", type=Path, metavar="PATH", help="the pack folder")
-    parser.add_argument("--lang", default="ja", help="the language's code (default: ja)")
+    parser.add_argument("--lang", required=True, metavar="LANG",
+                        help="the language's code: ja, pt_BR (the catalog's file name)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"hustings translate: {e}", file=sys.stderr)
             return 1
     msgids = pack_texts(folder)
+    # a translation the extraction does not find (a word shown for an id, "initiative")
+    # is kept: only the translator knows it is still wanted
+    msgids += [m for m, text in old.items() if text and m not in msgids]
     target.parent.mkdir(exist_ok=True)
     target.write_text(po_text(msgids, old, args.lang), encoding="utf-8")
     done = sum(1 for m in msgids if old.get(m))
@@ -57,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
 def pack_texts(folder: Path) -> list[str]:
     """Every text of the pack a player reads, in a stable order, each once."""
     from ...dsl.loading import load_pack
+    from ..terminal.board import heading
 
     program = load_pack(folder)
     found: dict[str, None] = {}
@@ -72,14 +78,38 @@ def pack_texts(folder: Path) -> list[str]:
             keep(word)
     for text in view_texts(program.view):
         keep(text)
+    for entry in pack_headings(folder):
+        keep(entry)
+    for column in program.view.get("card_columns") or []:
+        keep(heading(column))
+    # ids a player reads as words where the pack names them not (`cp_bonus`: "cp bonus")
+    for ids in (program.pools, program.zones, program.effects, program.counters,
+                program.tracks, program.durations):
+        for key in ids:
+            if key not in program.names:
+                keep(key.replace("_", " "))
     for card in program.cards.values():
         keep(card.get("title"))
         keep(card.get("text"))
     for source in rule_sources(folder):
         for text in QUOTED.findall(source):
-            if not ID.fullmatch(text):
+            if not ID.fullmatch(text) and not PART_ONLY.fullmatch(text):
                 keep(text.replace('\\"', '"'))
     return list(found)
+
+
+def pack_headings(folder: Path) -> list[str]:
+    """The pack's `texts:` (headings the rules say), from pack.yaml."""
+    from ruamel.yaml import YAML, YAMLError
+
+    try:
+        data = YAML(typ="safe", pure=True).load((folder / "pack.yaml").read_text("utf-8"))
+    except (YAMLError, OSError, UnicodeDecodeError):
+        return []
+    texts = data.get("texts") if isinstance(data, dict) else None
+    if not isinstance(texts, dict):
+        return []
+    return [e["text"] for e in texts.values() if isinstance(e, dict) and "text" in e]
 
 
 def rule_sources(folder: Path) -> list[str]:
@@ -97,7 +127,7 @@ def rule_sources(folder: Path) -> list[str]:
         elif isinstance(value, list):
             for v in value:
                 walk(v, key)
-        elif isinstance(value, str) and key in ("body", "event", "do", "then", "text"):
+        elif isinstance(value, str) and key in ("body", "event", "do", "then", "expr"):
             out.append(value)
 
     for path in sorted(folder.rglob("*.yaml")):

@@ -17,7 +17,9 @@ from rich.text import Text
 
 from ...interpreter.game import Game
 from ...interpreter.plurals import noun
+from ...interpreter.program import Program
 from ...interpreter.support import holdings
+from ..wording import ui, word
 from .look import place_name, player_marks, player_name, player_style, shown, shown_to
 
 WIDE = 110
@@ -85,7 +87,7 @@ def value_of(game: Game, obs: dict, spec: dict, player: str | None) -> Any:
     zone = f"{spec['face_of']}:{player}"
     cards = obs["zones"].get(zone)
     if not isinstance(cards, list) or not cards:
-        return "used"
+        return ui(game.program, "used")
     face = obs["faces"].get(str(cards[0]), "front")
     return spec.get("faces", {}).get(face, face)
 
@@ -93,7 +95,7 @@ def value_of(game: Game, obs: dict, spec: dict, player: str | None) -> Any:
 def zone_text(game: Game, cards: Any) -> str:
     """The titles of a zone's cards, or how many there are where they are hidden."""
     if isinstance(cards, int):
-        return f"{cards} {noun(game.program, cards, 'card')}"
+        return ui(game.program, "{n} {noun}", n=cards, noun=noun(game.program, cards, "card"))
     if not cards:
         return "—"
     return ", ".join(game.program.cards.get(c, {}).get("title", str(c)) for c in cards)
@@ -127,7 +129,7 @@ def status_values(game: Game, obs: dict) -> list[Text]:
         value = value_of(game, obs, spec, None)
         if value in (None, "—", [], ""):
             continue  # nothing to show (no card in play, no initiative yet)
-        part = Text(f"{spec['label']} ")
+        part = Text(f"{spec['label']} ")  # the view's label: translated with the view
         part.append(shown(game.program, value), style=player_style(game.program, value)
                     if value in game.program.players else "bold")
         parts.append(part)
@@ -295,9 +297,11 @@ def card_fields(game: Game, card: int, columns: list[str]) -> list[str]:
             for c in columns]
 
 
-def heading(field: str) -> str:
-    """A column heading for a card field: short ones (two letters) in capitals."""
-    return field.upper() if len(field) <= 2 else field.replace("_", " ").capitalize()
+def heading(field: str, program: Program | None = None) -> str:
+    """A column heading for a card field: short ones (two letters) in capitals; in the
+    game's language when the pack's catalog words it."""
+    text = field.upper() if len(field) <= 2 else field.replace("_", " ").capitalize()
+    return word(program, text) if program is not None else text
 
 
 def hand_lines(game: Game, obs: dict, player: str) -> list[RenderableType]:
@@ -306,17 +310,19 @@ def hand_lines(game: Game, obs: dict, player: str) -> list[RenderableType]:
     out: list[RenderableType] = []
     for zone in program.view.get("hands", []):
         mine = obs["zones"].get(f"{zone}:{player}")
-        others = [f"{player_name(program, p)}: {n} {noun(program, n, 'card')}"
+        others = [ui(program, "{player}: {n} {cards}", player=player_name(program, p), n=n,
+                     cards=noun(program, n, "card"))
                   for p in program.players if p != player
                   for held in [obs["zones"].get(f"{zone}:{p}")] if held is not None
                   for n in [held if isinstance(held, int) else len(held)]]
         counts = ", ".join(others)
-        title = f"{zone_name(program, zone).capitalize()} of {player_name(program, player)}"
+        title = ui(program, "{zone} of {player}", zone=zone_name(program, zone).capitalize(),
+                   player=player_name(program, player))
         # a line of its own: as the table's title it would wrap at the width of the cards
         out.append(Text(title + (f" ({counts})" if counts else ""), style="bold underline"))
         table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
         for c in columns:
-            table.add_column(heading(c), no_wrap=c != "title", overflow="ellipsis")
+            table.add_column(heading(c, program), no_wrap=c != "title", overflow="ellipsis")
         for card in mine if isinstance(mine, list) else []:
             table.add_row(*card_fields(game, card, columns))
         out.append(table)
@@ -332,8 +338,8 @@ def shown_lines(game: Game, obs: dict, columns: list[str]) -> list[RenderableTyp
         return []
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
     for c in columns:
-        table.add_column(heading(c), no_wrap=c != "title", overflow="ellipsis")
-    table.add_column("Seen in", no_wrap=True)
+        table.add_column(heading(c, game.program), no_wrap=c != "title", overflow="ellipsis")
+    table.add_column(ui(game.program, "Seen in"), no_wrap=True)
     for number, where in cards:
         table.add_row(*card_fields(game, number, columns), where)
-    return [Text("Shown to you", style="bold underline"), table]
+    return [Text(ui(game.program, "Shown to you"), style="bold underline"), table]

@@ -18,12 +18,14 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ...interpreter.game import Game
 from ..agents import Agent
+from ..wording import ui
 from .board import hand_lines, player_table, render_board, status_line, to_text
 from .choices import Option, given_up, interpret, option_list, options_of
 from .look import player_name, player_style
@@ -73,6 +75,7 @@ class Listing:
     pages: list[list[str]] = field(default_factory=list)
     page: int = 0
     below: int = 2  # the lines under the options: the question (and what is gone), the prompt
+    program: Any = None  # whose catalog words the page notes (tools/wording.py)
 
 
 def human_agent(read: Callable[[str], str] | None = None,
@@ -103,11 +106,12 @@ def human_agent(read: Callable[[str], str] | None = None,
         starts = not numbering.goes_on(player, step)
         options, gone = numbering.number(player, step, game.prompt(), options_of(game))
         told = unread(game, player)
-        listing = Listing()
+        listing = Listing(program=game.program)
         head = screen.text(decision_head(game))
         shown = listing_lines(game, options, screen)
         below = head.count("\n") + 2 + bool(gone)
-        news = screen.text(recap(told, news_room(screen, below, len(shown)))) if told else ""
+        news = screen.text(recap(told, news_room(screen, below, len(shown)), game.program)) \
+            if told else ""
         known = cards_in_sight(game, player)
         # the state first, then what changed: the news stays next to the question
         if starts:
@@ -146,8 +150,8 @@ def answered(game: Game, answer: str, options: list[Option], gone: dict[int, str
     if meaning.index is not None:
         return meaning.index
     if meaning.gone is not None:
-        print(f"  {answer.lstrip('0') or '0'} ({meaning.gone}) is no longer offered: "
-              "choose another")
+        print(ui(game.program, "  {number} ({label}) is no longer offered: choose another",
+                 number=answer.lstrip("0") or "0", label=meaning.gone))
         return None
     heading, subset = "", meaning.subset
     if not subset:
@@ -158,8 +162,8 @@ def answered(game: Game, answer: str, options: list[Option], gone: dict[int, str
         set_pages(listing, listing_lines(game, subset, screen), screen)
         print("\n".join(listing.pages[0]))
         return None
-    print(f"  nothing matches {answer!r}")
-    print(HELP)
+    print(ui(game.program, "  nothing matches {answer}", answer=repr(answer)))
+    print(ui(game.program, HELP))
     return None
 
 
@@ -169,21 +173,21 @@ def command(game: Game, word: str, options: list[Option], listing: Listing,
     if word in ("b", "board"):
         print(render_board(game, game.current_player(), screen.width, screen.colour))
     elif word == "log":
-        print(screen.text(recap(told)) if told else
-              "  nothing has happened since your last decision")
+        print(screen.text(recap(told, None, game.program)) if told else
+              ui(game.program, "  nothing has happened since your last decision"))
     elif word == "list":
         set_pages(listing, listing_lines(game, options, screen), screen)
         print("\n".join(listing.pages[0]))
     elif word in ("+", "-"):
-        turn_page(listing, 1 if word == "+" else -1)
+        turn_page(listing, 1 if word == "+" else -1, game)
     else:
-        print(HELP)
+        print(ui(game.program, HELP))
 
 
-def turn_page(listing: Listing, by: int) -> None:
+def turn_page(listing: Listing, by: int, game: Game) -> None:
     last = len(listing.pages) - 1
     if last == 0:
-        print("  every option is on show")
+        print(ui(game.program, "  every option is on show"))
         return
     listing.page = min(last, max(0, listing.page + by))
     print("\n".join(listing.pages[listing.page]))
@@ -196,10 +200,11 @@ def confirmed(game: Game, options: list[Option], index: int,
     lost = given_up(option, options, game.remarks()["status"])
     if lost is None:
         return True
-    answer = ask(f"  {option.label} gives up what is left ({lost}). Sure? [y/N] ")
+    answer = ask(ui(game.program, "  {label} gives up what is left ({lost}). Sure? [y/N] ",
+                    label=option.label, lost=lost))
     if answer.strip().lower() in YES:
         return True
-    print(f"  not done: still {lost}")
+    print(ui(game.program, "  not done: still {lost}", lost=lost))
     return False
 
 
@@ -223,7 +228,9 @@ def set_pages(listing: Listing, lines: list[str], screen: Screen) -> None:
     room -= 1  # a line says which page this is
     cut = [lines[i:i + room] for i in range(0, len(lines), room)]
     total = len(cut)
-    listing.pages = [[*page, f"  (page {n} of {total}: + next, - previous)"]
+    note = "  (page {n} of {total}: + next, - previous)"
+    listing.pages = [[*page, ui(listing.program, note, n=n, total=total) if listing.program
+                      else note.format(n=n, total=total)]
                      for n, page in enumerate(cut, 1)]
     listing.page = 0
 
@@ -233,7 +240,8 @@ def footer(listing: Listing, head: str, gone: dict[int, str], screen: Screen) ->
     lines = []
     if gone:
         numbers = ", ".join(str(n) for n in sorted(gone))
-        line = f"  no longer offered: {numbers}"
+        line = ui(listing.program, "  no longer offered: {numbers}", numbers=numbers) \
+            if listing.program else f"  no longer offered: {numbers}"
         lines.append(line if len(line) <= screen.width else line[:screen.width - 1] + "…")
     lines.append(head)
     return "\n".join(lines)
@@ -254,7 +262,7 @@ def overview(game: Game, player: str, screen: Screen, below: int) -> str:
     if game.program.view.get("player_rows"):
         parts.append(player_table(game, obs))
     parts.extend(hand_lines(game, obs, player))
-    parts.append(Text("(b: the whole board)", style="dim"))
+    parts.append(Text(ui(game.program, "(b: the whole board)"), style="dim"))
     return screen.text(Group(*parts))
 
 
@@ -274,16 +282,16 @@ def news_room(screen: Screen, below: int, options: int) -> int:
     return max(4, screen.height - below - 1 - min(options, MIN_PAGE + 1))
 
 
-def recap(told: list[str], room: int | None = None) -> RenderableType:
+def recap(told: list[str], room: int | None = None, program: Any = None) -> RenderableType:
     """What happened since this player's last decision: every line of it, or when it
     is longer than `room` lines, its last lines and how to see all (`log`)."""
     if room is None or len(told) + 1 <= room:
-        lines = [Text("Since your last decision:", style="bold")]
+        lines = [Text(said(program, "Since your last decision:"), style="bold")]
         lines.extend(Text("  " + line.strip()) for line in told)
         return Group(*lines)
     kept = told[len(told) - (room - 1):]
-    lines = [Text(f"Since your last decision ({len(told) - len(kept)} lines more above: "
-                  "log shows all):", style="bold")]
+    lines = [Text(said(program, "Since your last decision ({n} lines more above: log shows "
+                       "all):", n=len(told) - len(kept)), style="bold")]
     lines.extend(Text("  " + line.strip()) for line in kept)
     return Group(*lines)
 
@@ -316,7 +324,8 @@ def decision_head(game: Game) -> Text:
     status = game.remarks()["status"]
     question = game.question()
     head = Text(player_name(game.program, player), style=player_style(game.program, player))
-    head.append(f": {question}" if question else " to choose")
+    head.append(ui(game.program, ": {question}", question=question) if question
+                else ui(game.program, " to choose"))
     if status:
         head.append(" — ")
         head.append(str(status), style="bold cyan")
@@ -352,3 +361,8 @@ def card_line(number: int, card: dict, width: int) -> str:
     """The card's number, title and text, wrapped between words under its first line."""
     return textwrap.fill(f"#{number} {card['title']}: {card.get('text') or '(no text)'}",
                          width=width, initial_indent="  ", subsequent_indent="    ")
+
+
+def said(program: Any, text: str, **values: Any) -> str:
+    """A note of the prompt's, in the game's language when there is a program to ask."""
+    return ui(program, text, **values) if program is not None else text.format(**values)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...interpreter.program import Program
+from ..wording import ui, word
 
 
 def player_name(program: Program, player: Any) -> str:
@@ -33,7 +34,9 @@ def zone_label(program: Program, key: str) -> str:
     """A zone's key as a person reads it: `hand:bob` is "hand of Bob"."""
     name, _, owner = key.partition(":")
     name = name.replace("_", " ")
-    return f"{name} of {player_name(program, owner)}" if owner else name
+    name = word(program, name)
+    return ui(program, "{zone} of {player}", zone=name, player=player_name(program, owner)) \
+        if owner else name
 
 
 def shown_to(program: Program, obs: dict) -> list[tuple[int, str]]:
@@ -57,12 +60,13 @@ def shown(program: Program, value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return ui(program, "yes" if value else "no")
     if isinstance(value, list):
-        return ", ".join(shown(program, v) for v in value) if value else "none"
+        return ", ".join(shown(program, v) for v in value) if value else ui(program, "none")
     if isinstance(value, str):
         if value in program.players:
             return player_name(program, value)
         if value in program.locations:
             return place_name(program, value)
+        return word(program, value)
     return str(value)

@@ -1,0 +1,217 @@
+"""1960 in Japanese (issue #35): message catalogs, a program shown in another language, and
+a whole game in which every text a player is shown is translated.
+
+What may stay in Latin letters in a Japanese game (docs/translation.md): numbers, the
+abbreviation CP, the states' postal codes (the board's map labels), the pack's short name,
+a single capital (a name's initial: ジョン・F・ケネディ) and the terminal's command words
+(b, log). Any other run of Latin letters is English left
+untranslated, and fails the test with the text it was found in.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from hustings.dsl.loading import builtin_pack, load_pack
+from hustings.interpreter.catalog import MAX_BYTES, CatalogError, load, parse
+from hustings.interpreter.game import Game
+from hustings.interpreter.translation import in_language, translated
+from hustings.tools.cli import main
+from hustings.tools.terminal.board import render_board
+from hustings.tools.terminal.human import Screen, decision_head, overview, recap
+from hustings.tools.wording import TOOLS_CATALOGS
+
+SEED = 3
+BOARD_EVERY = 40  # boards are slow to draw: every 40th decision, and at the end
+LATIN = re.compile(r"[A-Za-z]+")
+ALLOWED = {"CP", "b", "log"}
+
+
+@pytest.fixture(scope="module")
+def english():
+    return load_pack(builtin_pack())
+
+
+@pytest.fixture(scope="module")
+def japanese(english):
+    return in_language(english, builtin_pack(), "ja", TOOLS_CATALOGS)
+
+
+def write(tmp_path: Path, text: str | bytes, name: str = "ja.po") -> Path:
+    path = tmp_path / name
+    if isinstance(text, str):
+        path.write_text(text, encoding="utf-8")
+    else:
+        path.write_bytes(text)
+    return path
+
+
+# ---- the loader: what it takes, and each refusal ------------------------------------------
+def test_a_catalog_keeps_plain_texts_and_templates_in_the_translations_order(tmp_path):
+    path = write(tmp_path, 'msgid "Hello"\nmsgstr "こんにちは"\n\n'
+                           'msgid "{a} gives {b}"\nmsgstr "{b}を{a}が渡す"\n\n'
+                           'msgid "untranslated"\nmsgstr ""\n')
+    catalog = load(path)
+    assert catalog.language == "ja"
+    assert catalog.text("Hello") == "こんにちは"
+    assert catalog.text("untranslated") == "untranslated"  # the English shows
+    assert catalog.template(["", " gives ", ""]) == ["", 1, "を", 0, "が渡す"]
+
+
+def test_a_missing_catalog_is_refused_with_its_path(tmp_path):
+    with pytest.raises(CatalogError) as e:
+        load(tmp_path / "nope.po")
+    assert e.value.where == f"{tmp_path / 'nope.po'}:1:1"
+    assert "cannot read" in e.value.message
+
+
+def test_a_catalog_over_the_size_limit_is_refused_before_it_is_read(tmp_path):
+    path = write(tmp_path, b"#" * (MAX_BYTES + 1))
+    with pytest.raises(CatalogError) as e:
+        load(path)
+    assert "over the limit" in e.value.message
+    with pytest.raises(CatalogError):
+        parse(b"#" * (MAX_BYTES + 1), "x.po", "ja")
+
+
+def test_a_catalog_not_in_utf8_is_refused_at_its_line(tmp_path):
+    path = write(tmp_path, b'msgid "a"\nmsgstr "\xff"\n')
+    with pytest.raises(CatalogError) as e:
+        load(path)
+    assert e.value.where.endswith(":2:1")
+    assert "UTF-8" in e.value.message
+
+
+def test_a_malformed_entry_is_refused_at_its_line(tmp_path):
+    path = write(tmp_path, 'msgid "a"\nmsgstr "b"\n\nnonsense here\n')
+    with pytest.raises(CatalogError) as e:
+        load(path)
+    assert e.value.where.endswith(":4:1")
+    assert "msgid" in e.value.hint
+
+
+def test_a_plural_entry_is_refused(tmp_path):
+    path = write(tmp_path, 'msgid "card"\nmsgid_plural "cards"\nmsgstr[0] "枚"\n')
+    with pytest.raises(CatalogError) as e:
+        load(path)
+    assert "plural" in e.value.message
+
+
+def test_a_translation_naming_a_part_its_english_lacks_is_refused(tmp_path):
+    path = write(tmp_path, 'msgid "x"\nmsgstr "y"\n\nmsgid "{a} wins"\nmsgstr "{b}の勝ち"\n')
+    with pytest.raises(CatalogError) as e:
+        load(path)
+    assert e.value.where.startswith(f"{path}:4")
+    assert "{b}" in e.value.message
+
+
+def test_a_translation_with_an_unmatched_brace_is_refused(tmp_path):
+    path = write(tmp_path, 'msgid "{a} wins"\nmsgstr "{a}の勝ち}"\n')
+    with pytest.raises(CatalogError) as e:
+        load(path)
+    assert "brace" in e.value.message
+
+
+def test_a_catalog_with_too_many_entries_is_refused(tmp_path, monkeypatch):
+    import hustings.interpreter.catalog as catalog
+
+    monkeypatch.setattr(catalog, "MAX_ENTRIES", 2)
+    path = write(tmp_path, "".join(f'msgid "m{i}"\nmsgstr "t"\n\n' for i in range(3)))
+    with pytest.raises(CatalogError) as e:
+        load(path)
+    assert "entries" in e.value.message
+
+
+# ---- a language for a game -------------------------------------------------------------
+def test_a_pack_without_the_languages_catalog_says_how_to_make_one(english, tmp_path):
+    with pytest.raises(CatalogError) as e:
+        in_language(english, tmp_path, "ja")
+    assert "hustings translate extract" in e.value.hint
+    assert in_language(english, tmp_path, "en") is english  # the pack's own words
+
+
+def test_play_with_an_unknown_language_is_an_error_not_a_traceback(capsys):
+    code = main(["play", "--seed", "1", "--quiet", "--lang", "xx"])
+    assert code != 0
+    assert "no catalog for 'xx'" in capsys.readouterr().err
+
+
+def test_the_game_is_the_same_in_every_language(english, japanese):
+    """Same seed, same actions: the same state but for what is shown (log, labels)."""
+    en, ja = Game.new(english, seed=SEED), Game.new(japanese, seed=SEED)
+    rng = random.Random(SEED)
+    for _ in range(150):
+        if en.is_terminal():
+            break
+        assert en.num_actions() == ja.num_actions()
+        index = rng.randrange(en.num_actions())
+        en.apply_action(index)
+        ja.apply_action(index)
+    a, b = en.state.to_dict(), ja.state.to_dict()
+    # what the rules decide by; a paused frame's variables may hold a text made to be
+    # shown (a card's title), in the language it is shown in
+    for key in ("rng", "history", "vars", "counters", "pools", "zones", "tokens", "tracks",
+                "bag", "result", "steps"):
+        assert a[key] == b[key], key
+    assert en.state.log != ja.state.log
+
+
+def test_a_template_in_the_rules_is_shown_with_its_parts_reordered(english):
+    from hustings.interpreter.catalog import Catalog, add
+
+    catalog = Catalog("ja")
+    add(catalog, "{winner} wins the initiative check", "[{winner}] INITIATIVE", None, "t.po:1")
+    game = Game.new(translated(english, catalog), seed=SEED)
+    assert any(re.fullmatch(r"\[\w+\] INITIATIVE", line) for line in game.state.log)
+
+
+# ---- the acceptance test: a whole game, every shown text translated ----------------------
+def untranslated(text: str, allowed: set[str]) -> list[str]:
+    """The runs of Latin letters in `text` that are English: not allowed, and not one
+    capital (a name's initial, as Japanese writes ジョン・F・ケネディ)."""
+    return [w for w in LATIN.findall(text)
+            if w not in allowed and not (len(w) == 1 and w.isupper())]
+
+
+def test_a_1960_game_plays_to_the_end_in_japanese_with_every_text_translated(japanese):
+    program = japanese
+    allowed = ALLOWED | {k for k in program.locations if len(k) == 2 and k.isupper()}
+    allowed |= set(LATIN.findall(program.name))
+    game = Game.new(program, seed=SEED)
+    rng = random.Random(SEED)
+    found: dict[str, str] = {}
+
+    def look(text: str) -> None:
+        for w in untranslated(text, allowed):
+            found.setdefault(w, text)
+
+    decisions = 0
+    while not game.is_terminal():
+        player = game.current_player()
+        look(game.prompt())
+        for label in game.legal_actions():
+            look(label)
+        remarks = game.remarks()
+        for note in [remarks["status"], *remarks["notes"]]:
+            look(note or "")
+        if decisions % BOARD_EVERY == 0:
+            look(render_board(game, player, 100, False))
+            look(overview(game, player, Screen(100, 24, False), 6))
+            look(Screen(100, 24, False).text(decision_head(game)))
+        game.apply_action(rng.randrange(game.num_actions()))
+        decisions += 1
+    for player in program.players:
+        log = game.observation(player)["log"]
+        for line in log:
+            look(line)
+        look(Screen(100, 24, False).text(recap(log[-5:], None, program)))
+        look(render_board(game, player, 100, False))
+    assert game.result() is not None
+    assert decisions > 100
+    assert not found, "untranslated: " + "; ".join(f"{w!r} in {t[:120]!r}"
+                                                    for w, t in list(found.items())[:10])
+
