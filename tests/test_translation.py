@@ -215,3 +215,72 @@ def test_a_1960_game_plays_to_the_end_in_japanese_with_every_text_translated(jap
     assert not found, "untranslated: " + "; ".join(f"{w!r} in {t[:120]!r}"
                                                     for w, t in list(found.items())[:10])
 
+
+
+# ---- the tools: extraction and the check -----------------------------------------------
+@pytest.fixture()
+def small_pack(tmp_path):
+    import shutil
+
+    folder = tmp_path / "ttt"
+    shutil.copytree(builtin_pack().parent / "tic-tac-toe", folder)
+    return folder
+
+
+def test_extract_writes_the_packs_texts_and_keeps_translations(small_pack, capsys):
+    assert main(["translate", "extract", str(small_pack), "--lang", "ja"]) == 0
+    path = small_pack / "locale" / "ja.po"
+    catalog = load(path)
+    english = load_pack(small_pack)
+    shown = next(iter(english.names.values()))
+    assert shown in catalog.lines and not catalog.plain  # every text, none translated yet
+    text = path.read_text(encoding="utf-8")
+    marked = text.replace(f'msgid "{shown}"\nmsgstr ""', f'msgid "{shown}"\nmsgstr "訳"', 1)
+    path.write_text(marked + '\nmsgid "kept word"\nmsgstr "残る"\n', encoding="utf-8")
+    assert main(["translate", "extract", str(small_pack), "--lang", "ja"]) == 0
+    again = load(path)
+    assert again.text(shown) == "訳" and again.text("kept word") == "残る"
+    assert set(catalog.lines) <= set(again.lines)
+    assert "translated" in capsys.readouterr().out
+
+
+def test_extract_refuses_a_folder_without_a_pack_and_a_bad_language(tmp_path, capsys):
+    assert main(["translate", "extract", str(tmp_path), "--lang", "ja"]) == 2
+    assert "not a pack folder" in capsys.readouterr().err
+    assert main(["translate", "extract", str(builtin_pack()), "--lang", "../x"]) == 2
+    assert "not a language code" in capsys.readouterr().err
+
+
+def test_check_refuses_a_bad_catalog_and_warns_of_an_unknown_text(small_pack, capsys):
+    main(["translate", "extract", str(small_pack), "--lang", "ja"])
+    path = small_pack / "locale" / "ja.po"
+    base = path.read_text(encoding="utf-8")
+    path.write_text(base + '\nmsgid "Not in this pack"\nmsgstr "x"\n', encoding="utf-8")
+    assert main(["check", str(small_pack)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path}:" in out and "warning[W701]" in out and "Not in this pack" in out
+    path.write_text(base + '\nmsgid "{a} wins"\nmsgstr "{b}"\n', encoding="utf-8")
+    assert main(["check", str(small_pack)]) == 1
+    out = capsys.readouterr().out
+    assert "error[E701]" in out and "{b}" in out and "failed" in out
+
+
+def test_the_shipped_catalogs_load_and_the_1960_one_translates_every_text(english):
+    from hustings.tools.commands.translate import pack_texts
+
+    catalog = load(builtin_pack() / "locale" / "ja.po")
+    missing = [m for m in pack_texts(builtin_pack(), english) if m not in catalog.plain]
+    assert not missing, f"untranslated in content/1960/locale/ja.po: {missing[:5]}"
+    for folder in (Path(__file__).resolve().parents[1] / "interpreter" / "locale",
+                   TOOLS_CATALOGS):
+        assert load(folder / "ja.po").plain
+
+
+def test_every_narration_template_of_the_engine_has_its_japanese():
+    from hustings.interpreter.narration import LINES
+    from hustings.interpreter.plurals import COUNTED
+    from hustings.interpreter.translation import engine_catalog
+
+    catalog = engine_catalog("ja")
+    missing = [t for t in [*LINES.values(), COUNTED] if t not in catalog.plain]
+    assert not missing, f"interpreter/locale/ja.po lacks {missing}"

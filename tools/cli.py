@@ -11,6 +11,7 @@ names it (all of them only to list them, for --help or a misnamed command).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 import sys
@@ -403,6 +404,14 @@ def check_command(args: argparse.Namespace) -> int:
         wider_on = [o for o in loaded.stats.gated_off if o not in options]
         wider = check_pack(pack, {**options, **dict.fromkeys(wider_on, True)}, args.mods) \
             if wider_on else None
+    # the pack's message catalogs (locale/*.po): each loads, and names only pack texts
+    from .commands.translate import catalog_diagnostics
+
+    extra = catalog_diagnostics(pack or builtin_pack(), loaded.program) \
+        if loaded.program is not None else []
+    if extra:
+        loaded = dataclasses.replace(loaded, report=dataclasses.replace(
+            loaded.report, diagnostics=[*loaded.report.diagnostics, *extra]))
     elapsed = time.perf_counter() - start
     label = pack or builtin_pack()
     if args.mods:

@@ -95,8 +95,10 @@ def print_check(loaded: Loaded, fmt: str, elapsed: float, path: Path | str,
                 wider: Wider | None = None) -> int:
     wider = wider or Wider()
     diags = [*loaded.report.diagnostics, *wider.new(loaded)]
-    ok = loaded.program is not None and (wider.loaded is None or wider.loaded.program is not None)
     errors = error_count(diags)
+    # an error beside a compiled program (a message catalog's) fails the check too
+    ok = loaded.program is not None and (wider.loaded is None or wider.loaded.program is not None) \
+        and errors == 0
     if fmt == "json":
         print(json.dumps({
             "ok": ok,

@@ -11,6 +11,7 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 NAME = "translate"
 HELP = "extract a pack's texts into its message catalog (locale/LANG.po)"
@@ -59,12 +60,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def pack_texts(folder: Path) -> list[str]:
-    """Every text of the pack a player reads, in a stable order, each once."""
+def pack_texts(folder: Path, program: Any = None) -> list[str]:
+    """Every text of the pack a player reads, in a stable order, each once (`program`: the
+    pack as compiled, if it is at hand)."""
     from ...dsl.loading import load_pack
     from ..terminal.board import heading
 
-    program = load_pack(folder)
+    program = program if program is not None else load_pack(folder)
     found: dict[str, None] = {}
 
     def keep(text: object) -> None:
@@ -158,3 +160,41 @@ def po_text(msgids: list[str], old: dict[str, str], language: str) -> str:
 
 def quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+# ---- hustings check: the pack's catalogs ------------------------------------------------
+WORDS = re.compile(r"[a-z0-9 ]+")  # an id in words ("initiative"): the words shown for it
+
+
+def catalog_diagnostics(folder: Path, program: Any) -> list:
+    """What is wrong with the pack's catalogs (locale/*.po): a catalog the loader refuses
+    (E701, at its line), and a msgid that is none of the pack's texts (W701: a text the
+    pack no longer has, or a typo; an id in words may stand for the words shown for it)."""
+    from ...dsl.diagnostics import Diagnostic, Source
+    from ...interpreter.catalog import CatalogError, load
+
+    found = []
+    paths = sorted((folder / "locale").glob("*.po")) if (folder / "locale").is_dir() else []
+    known: set[str] | None = None
+    for path in paths:
+        try:
+            catalog = load(path)
+        except CatalogError as e:
+            file, line, column = (e.where.rsplit(":", 2) + ["1", "1"])[:3]
+            found.append(Diagnostic(Source(file, _number(line), _number(column)), "E701",
+                                    e.message, e.hint, quote=False))
+            continue
+        if known is None:
+            known = set(pack_texts(folder, program))
+        for msgid, line in catalog.lines.items():
+            if msgid not in known and not WORDS.fullmatch(msgid):
+                found.append(Diagnostic(Source(str(path), line, 1), "W701",
+                                        f"{msgid[:60]!r} is none of the pack's texts",
+                                        "drop it, or run hustings translate extract to "
+                                        "bring the catalog up to date", severity="warning",
+                                        quote=False))
+    return found
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdigit() else 1
