@@ -27,3 +27,10 @@ def word(program: Program, text: str) -> str:
     language when its catalog has it."""
     catalog = program.catalog
     return catalog.plain.get(text, text) if catalog is not None else text
+
+
+def heading(field: str, program: Program | None = None) -> str:
+    """A column heading for a card field: short ones (two letters) in capitals; in the
+    game's language when the pack's catalog words it."""
+    text = field.upper() if len(field) <= 2 else field.replace("_", " ").capitalize()
+    return word(program, text) if program is not None else text

@@ -64,7 +64,7 @@ def pack_texts(folder: Path, program: Any = None) -> list[str]:
     """Every text of the pack a player reads, in a stable order, each once (`program`: the
     pack as compiled, if it is at hand)."""
     from ...dsl.loading import load_pack
-    from ..terminal.board import heading
+    from ..wording import heading
 
     program = program if program is not None else load_pack(folder)
     found: dict[str, None] = {}

@@ -17,9 +17,8 @@ from rich.text import Text
 
 from ...interpreter.game import Game
 from ...interpreter.plurals import noun
-from ...interpreter.program import Program
 from ...interpreter.support import holdings
-from ..wording import ui, word
+from ..wording import heading, ui
 from .look import place_name, player_marks, player_name, player_style, shown, shown_to
 
 WIDE = 110
@@ -295,13 +294,6 @@ def card_fields(game: Game, card: int, columns: list[str]) -> list[str]:
     info = game.program.cards.get(card, {})
     return [shown(game.program, info.get(c)) if info.get(c) not in (None, "") else ""
             for c in columns]
-
-
-def heading(field: str, program: Program | None = None) -> str:
-    """A column heading for a card field: short ones (two letters) in capitals; in the
-    game's language when the pack's catalog words it."""
-    text = field.upper() if len(field) <= 2 else field.replace("_", " ").capitalize()
-    return word(program, text) if program is not None else text
 
 
 def hand_lines(game: Game, obs: dict, player: str) -> list[RenderableType]:
