@@ -284,3 +284,29 @@ def test_every_narration_template_of_the_engine_has_its_japanese():
     catalog = engine_catalog("ja")
     missing = [t for t in [*LINES.values(), COUNTED] if t not in catalog.plain]
     assert not missing, f"interpreter/locale/ja.po lacks {missing}"
+
+
+# ---- the web: a language chosen for a new game -------------------------------------------
+def test_the_web_offers_the_packs_languages_and_shows_a_game_in_the_one_chosen():
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from hustings.tools.web.app import create_app
+
+    with TestClient(create_app(limit=4)) as client:
+        assert client.get("/api/setup").json()["languages"] == ["en", "ja"]
+        bad = client.post("/api/games", json={"seats": {"kennedy": "human"}, "lang": "xx"})
+        assert bad.status_code == 400 and "lang must be one of en, ja" in bad.json()["error"]
+        made = client.post("/api/games", json={"seats": {"kennedy": "human",
+                                                         "nixon": "random"},
+                                               "seed": SEED, "lang": "ja"})
+        assert made.status_code == 201, made.text
+        board = client.get(f"/api/games/{made.json()['id']}").json()
+        text = str(board)
+        assert "ケネディ" in text and "イニシアチブ" in text
+        assert "Kennedy wins the initiative" not in text
+        english = client.post("/api/games", json={"seats": {"kennedy": "human",
+                                                            "nixon": "random"},
+                                                  "seed": SEED})
+        shown = str(client.get(f"/api/games/{english.json()['id']}").json())
+        assert "ケネディ" not in shown and "Kennedy" in shown

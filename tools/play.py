@@ -29,6 +29,7 @@ from .agents import AGENTS, Agent, make_agent
 from .failures import INTERRUPTED, InputError, UsageError
 from .terminal.look import player_name
 from .terminal.requests import QuitRequest, SaveRequest, UndoRequest
+from .wording import ui
 
 if TYPE_CHECKING:
     from ..schemas.log import SessionLog
@@ -693,12 +694,15 @@ def final_map(game: Game) -> str:
     s = game.state
     won = game.program.agents.get("places")
     pool = next(iter(s.pools), None)
-    lines = ["== Final map =="]
-    for player in game.program.players:
+    program = game.program
+    lines = [ui(program, "== Final map ==")]
+    for player in program.players:
         if won:
             places = sorted(game.evaluate(won, player) or [])
         else:
             places = sorted(w for w, entry in s.pools.get(pool, {}).items()
                             if leader(holdings(entry)) == player)
-        lines.append(f"{player}: {' '.join(places)}")
+        # by id in the pack's own words (as it always printed); by name in another language
+        who = player_name(program, player) if program.catalog is not None else player
+        lines.append(f"{who}: {' '.join(places)}")
     return "\n".join(lines)

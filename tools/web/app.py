@@ -2,9 +2,9 @@
 
     GET  /                         the page (static/index.html)
     GET  /api/setup                players (and the options seating some), agents, options,
-                                   mods, the view's maps
+                                   mods, the view's maps, the languages a game may be shown in
     POST /api/games                a new game: {seed?, options?, seats?, mods?, me?,
-                                   hot_seat?} -> id, the creator's seat (its secret in a
+                                   hot_seat?, lang?} -> id, the creator's seat (its secret in a
                                    cookie) and an invitation per other human seat
     POST /api/games/{id}/claim     {invite}: the invitation's seat, for this browser (cookie)
     GET  /api/games/{id}           the board as this browser's seat sees it
@@ -13,7 +13,8 @@
     POST /api/games/{id}/undo      take back the seat's last decision, or ask the others to
     POST /api/games/{id}/answer    {accept}: agree to, or refuse, the take-back asked
     GET  /api/games/{id}/save      the session file of `hustings play --replay` (game over)
-    POST /api/load                 {log, seats?, me?, hot_seat?}: a game from a session file
+    POST /api/load                 {log, seats?, me?, hot_seat?, lang?}: a game from a session
+                                   file
 
 A seat is this browser's by the HttpOnly cookie `hustings-ID` (a per-seat secret made with
 `secrets`, compared in constant time); neither the seed nor the generator's state is sent
@@ -41,6 +42,7 @@ from ...dsl.loading import builtin_pack, load_pack
 from ...interpreter.errors import RuleError
 from ...interpreter.game import Game
 from ...interpreter.program import Program
+from ...interpreter.translation import LANGUAGE
 from .. import play
 from ..agents import parse_agent
 from ..failures import InputError, UsageError
@@ -77,14 +79,28 @@ class Server:
         self.maps = self.read_maps()
 
     # ---- content ----------------------------------------------------------
-    def program(self, options: dict[str, bool], mods: tuple[int, ...] | None = None) -> Program:
-        """The pack with these options and these of the server's mods (default: all)."""
+    def program(self, options: dict[str, bool], mods: tuple[int, ...] | None = None,
+                language: str = "en") -> Program:
+        """The pack with these options and these of the server's mods (default: all),
+        shown in `language` (one of `languages()`)."""
         mods = tuple(range(len(self.mods))) if mods is None else mods
         key = (tuple(sorted(options.items())), mods)
         with self.programs_lock:
             if key not in self.programs:
                 self.programs[key] = load_pack(self.pack, options, [self.mods[i] for i in mods])
-            return self.programs[key]
+            program = self.programs[key]
+            if language == "en":
+                return program
+            shown = (key, language)
+            if shown not in self.programs:
+                self.programs[shown] = play.shown_in(program, self.pack, language)
+            return self.programs[shown]
+
+    def languages(self) -> list[str]:
+        """The languages a game may be shown in: the pack's own (en) and each catalog's."""
+        folder = self.folder / "locale"
+        found = sorted(p.stem for p in folder.glob("*.po")) if folder.is_dir() else []
+        return ["en", *(lang for lang in found if LANGUAGE.fullmatch(lang) and lang != "en")]
 
     def mods_of(self, hashes: list[str]) -> tuple[int, ...] | None:
         """The server's mods with these hashes, in this order (None if one is not served)."""
@@ -149,9 +165,10 @@ class Server:
 
     # ---- sessions ---------------------------------------------------------
     def new_session(self, seed: int | None, options: dict[str, bool],
-                    seats: dict[str, str], mods: tuple[int, ...] | None = None) -> play.Session:
+                    seats: dict[str, str], mods: tuple[int, ...] | None = None,
+                    language: str = "en") -> play.Session:
         mods = tuple(range(len(self.mods))) if mods is None else mods
-        program = self.program({**self.options, **options}, mods)
+        program = self.program({**self.options, **options}, mods, language)
         seats = self.checked_seats(program, seats)
         pack = play.pack_ref(program)
         session = play.Session(program, pack, play.fresh_seed() if seed is None else seed,
@@ -181,7 +198,8 @@ class Server:
         return {p: seats.get(p, play.HUMAN if p == first else "random")
                 for p in program.players}
 
-    def session_from_log(self, text: str, seats: dict[str, str]) -> play.Session:
+    def session_from_log(self, text: str, seats: dict[str, str],
+                         language: str = "en") -> play.Session:
         """A session file checked and replayed exactly as `hustings play --resume` does."""
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "session.json"
@@ -192,8 +210,8 @@ class Server:
                 if mods is None:
                     play.check_mods(log, self.refs, path)  # says which mods it needs
                 refs = [self.refs[i] for i in mods]
-                program = play.load_recorded(lambda: self.program(dict(log.options), mods),
-                                             path)
+                program = play.load_recorded(
+                    lambda: self.program(dict(log.options), mods, language), path)
                 pack = play.pack_ref(program)
                 if not play.same_pack(log.pack, pack):
                     raise InputError(f"the file is a game of {log.pack.name} "
@@ -384,6 +402,7 @@ async def setup(request: Request) -> Response:
         "defaults": server.options,
         "mods": [m.name for m in server.refs],
         "maps": server.maps,
+        "languages": server.languages(),
     })
 
 
@@ -402,6 +421,7 @@ async def new_game(request: Request) -> Response:
         raise ApiError(400, f"options must map option names ({', '.join(declared)}) to "
                        "true or false")
     seats = text_map(data.get("seats"), "seats")
+    language = chosen_language(server, data)
     mods = chosen_mods(server, data.get("mods"))
     program = server.program({**server.options, **options},
                              tuple(range(len(server.mods))) if mods is None else mods)
@@ -414,10 +434,18 @@ async def new_game(request: Request) -> Response:
                        "draws it")
     creator = creator_seat(data, humans)
     try:
-        session = server.new_session(seed, options, seats, mods)
+        session = server.new_session(seed, options, seats, mods, language)
     except InputError as e:  # the rules failed while setting up the game
         raise ApiError(409, str(e)) from None
     return started(request, session, creator)
+
+
+def chosen_language(server: Server, data: dict[str, Any]) -> str:
+    """`lang`: the language the game is shown in (default en); the game is the same in all."""
+    language = data.get("lang", "en")
+    if language not in server.languages():
+        raise ApiError(400, f"lang must be one of {', '.join(server.languages())}")
+    return language
 
 
 def creator_seat(data: dict[str, Any], humans: list[str]) -> str:
@@ -467,7 +495,8 @@ async def load(request: Request) -> Response:
     if not isinstance(log, (dict, str)):
         raise ApiError(400, "give the session file's content as `log`")
     text = log if isinstance(log, str) else json.dumps(log)
-    session = server.session_from_log(text, text_map(data.get("seats"), "seats"))
+    session = server.session_from_log(text, text_map(data.get("seats"), "seats"),
+                                      chosen_language(server, data))
     humans = [p for p, kind in session.seats.items() if kind == play.HUMAN]
     if len(humans) > 1 and not session.game.is_terminal():
         # the file holds the seed: a game it seats several people at would show one of

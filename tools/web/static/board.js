@@ -649,6 +649,10 @@ function openSetup() {
   $("options").hidden = Object.keys(s.options).length === 0;
   $("mods").hidden = s.mods.length === 0;
   $("me").replaceChildren(...s.players.map((p, n) => el("option", { value: p, selected: n === 0 ? "" : null }, s.names[p])));
+  // the languages the pack has catalogs for: everything the game shows comes in the one chosen
+  const langs = s.languages || ["en"];
+  $("lang").replaceChildren(...langs.map((l) => el("option", { value: l }, l)));
+  $("lang-box").hidden = langs.length < 2;
   $("links").hidden = true;
   $("start").hidden = false;
   $("setup").showModal();
@@ -664,8 +668,9 @@ async function startGame() {
   const seed = $("seed").value === "" ? undefined : Number($("seed").value);
   const hot_seat = $("hot-seat").checked;
   const me = !hot_seat && seats[$("me").value] === "human" ? $("me").value : undefined;
+  const lang = $("lang").value || "en";
   try {
-    started(await api("POST", "/api/games", { seed, options, seats, mods, hot_seat, me }));
+    started(await api("POST", "/api/games", { seed, options, seats, mods, hot_seat, me, lang }));
   } catch (e) { showError(e.message); }
 }
 
