@@ -310,3 +310,17 @@ def test_the_web_offers_the_packs_languages_and_shows_a_game_in_the_one_chosen()
                                                   "seed": SEED})
         shown = str(client.get(f"/api/games/{english.json()['id']}").json())
         assert "ケネディ" not in shown and "Kennedy" in shown
+
+
+def test_a_cards_text_in_japanese_fits_the_terminals_columns(japanese):
+    from rich.cells import cell_len
+
+    from hustings.tools.terminal.human import card_texts
+
+    game = Game.new(japanese, seed=SEED)
+    shown = card_texts(game, "1", 80)
+    assert "大ヒューストン牧師協会" in shown and "テキサス" in shown
+    lines = shown.splitlines()
+    assert len(lines) > 2 and all(cell_len(line) <= 80 for line in lines)
+    assert "".join(line.strip() for line in lines).endswith("イベントを阻止する。")
+    assert card_texts(game, "999", 80) == "  999番のカードはありません"

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -305,7 +306,8 @@ def card_options(game: Game, options: list[Option], answer: str) -> tuple[str, l
     card = game.program.cards.get(int(answer)) or {}
     title = str(card.get("title") or "")
     naming = [o for o in options if title and title.lower() in o.label.lower()]
-    return f"  {int(answer)} is the number of the card {title}; the options naming it:", naming
+    return ui(game.program, "  {n} is the number of the card {title}; the options naming it:",
+              n=int(answer), title=title), naming
 
 
 def labelled(options: list[Option], answer: str) -> bool:
@@ -347,20 +349,36 @@ def card_texts(game: Game, words: str, width: int = 80) -> str:
     if wanted.isascii() and wanted.isdigit() and len(wanted) <= 9:
         card = cards.get(int(wanted))
         if not card:
-            return f"  no card is numbered {int(wanted)}"
-        return card_line(int(wanted), card, width)
+            return ui(game.program, "  no card is numbered {n}", n=int(wanted))
+        return card_line(int(wanted), card, width, game.program)
     if not wanted:
-        return "  ? N shows card N (the number beside it in the hand); ? WORDS searches titles"
+        return ui(game.program, "  ? N shows card N (the number beside it in the hand); "
+                                "? WORDS searches titles")
     found = [(n, c) for n, c in cards.items() if wanted.lower() in str(c["title"]).lower()]
     if not found:
-        return f"  no card title holds {wanted!r}"
-    return "\n".join(card_line(n, c, width) for n, c in found)
+        return ui(game.program, "  no card title holds {words}", words=repr(wanted))
+    return "\n".join(card_line(n, c, width, game.program) for n, c in found)
 
 
-def card_line(number: int, card: dict, width: int) -> str:
+def card_line(number: int, card: dict, width: int, program: Any = None) -> str:
     """The card's number, title and text, wrapped between words under its first line."""
-    return textwrap.fill(f"#{number} {card['title']}: {card.get('text') or '(no text)'}",
-                         width=width, initial_indent="  ", subsequent_indent="    ")
+    text = f"#{number} {card['title']}: {card.get('text') or said(program, '(no text)')}"
+    if cell_len(text) != len(text):  # wide letters (Japanese): cut by the columns they take
+        return wrap_cells(text, width, "  ", "    ")
+    return textwrap.fill(text, width=width, initial_indent="  ", subsequent_indent="    ")
+
+
+def wrap_cells(text: str, width: int, first: str, rest: str) -> str:
+    """`text` in lines of at most `width` terminal columns, a wide letter taking two: a
+    language written without spaces is cut between any two letters."""
+    lines, line = [], first
+    for letter in text:
+        if cell_len(line) + cell_len(letter) > width and line.strip():
+            lines.append(line.rstrip())
+            line = rest
+        line += letter
+    lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
 def said(program: Any, text: str, **values: Any) -> str:
