@@ -2,7 +2,7 @@
 
 A catalog maps the English text as the pack (or the engine) writes it, its msgid, to the
 text shown in its place, its msgstr. A text with `{...}` parts (a template: "{player}
-gains {amount}", or a rule's `say "{kennedy} leaves {title of c}"`) keeps its parts in the
+gains {amount}", or a rule's `say "{who} leaves {title of c}"`) keeps its parts in the
 translation, in any order; a msgstr naming a part its msgid lacks is refused, since
 nothing could fill it. An untranslated entry (empty msgstr) is left out: the English shows.
 

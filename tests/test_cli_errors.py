@@ -275,6 +275,8 @@ CRASHES = {
     "fmt": ("hustings.tools.formatting.format_file", ["fmt", "--check"]),
     "new": ("hustings.tools.commands.new.card_fields", ["new", "card", "{tmp}/1-x.yaml"]),
     "upgrade": ("hustings.tools.upgrading.plan", ["upgrade", "{tmp}"]),
+    "translate": ("hustings.tools.commands.translate.pack_texts",
+                  ["translate", "extract", "--lang", "ja"]),
 }
 
 

@@ -1,4 +1,4 @@
-"""`hustings translate extract PATH --lang LANG`: write or update a pack's message
+"""`hustings translate extract [PATH] --lang LANG`: write or update a pack's message
 catalog, `PATH/locale/LANG.po`, with every text of the pack a player reads (display names,
 nouns, card titles and texts, view labels, and the quoted texts of its rules and cards:
 `say`, option labels, `asking`, `noting`). Translations already in the file are kept; a
@@ -15,7 +15,7 @@ from typing import Any
 
 NAME = "translate"
 HELP = "extract a pack's texts into its message catalog (locale/LANG.po)"
-# A quoted text of the effect language that a player reads: not an id ("nixon",
+# A quoted text of the effect language that a player reads: not an id ("red",
 # "exhausted"), which the rules compare, but words with a space, a capital or a part.
 QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 ID = re.compile(r"[a-z0-9_]*")
@@ -24,15 +24,17 @@ PART_ONLY = re.compile(r"(\{[^{}]*\})+")  # nothing but parts: no words to trans
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("action", choices=["extract"], help="what to do")
-    parser.add_argument("path", type=Path, metavar="PATH", help="the pack folder")
+    parser.add_argument("path", type=Path, nargs="?", default=None, metavar="PATH",
+                        help="the pack folder (default: the built-in pack)")
     parser.add_argument("--lang", required=True, metavar="LANG",
                         help="the language's code: ja, pt_BR (the catalog's file name)")
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...dsl.loading import builtin_pack
     from ...interpreter.catalog import CatalogError, load
 
-    folder: Path = args.path
+    folder: Path = args.path if args.path is not None else builtin_pack()
     if not (folder / "pack.yaml").is_file():
         print(f"hustings translate: {folder} is not a pack folder (no pack.yaml)",
               file=sys.stderr)
