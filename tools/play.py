@@ -479,7 +479,8 @@ def play(a: PlayArgs) -> int:
     elif a.resume:
         session.replay(recorded.actions, a.resume)
         if not a.quiet:
-            print(f"resumed {a.resume}: {len(session.actions)} actions replayed")
+            print(ui(session.program, "resumed {file}: {n} actions replayed", file=a.resume,
+                     n=len(session.actions)))
     code = run_loop(session, a.quiet, a.resume or Path(f"hustings-{session.seed}.json"))
     if code != 0:
         return code
@@ -577,8 +578,8 @@ def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
         except InputError as e:  # the move broke the rules: the game is as it was
             if session.seats.get(player) != HUMAN:
                 raise kept(session, default_save, e) from None
-            print(f"  {e}\n  the game is as it was before that move: choose another "
-                  "(or save, undo, quit)")
+            print(f"  {e}\n" + ui(session.program, "  the game is as it was before that "
+                                     "move: choose another (or save, undo, quit)"))
             continue
         # an AI's label may name what its hand held: a person reads the narration only
         if not quiet and (session.seats.get(player) == HUMAN or not session.human_seats()):
@@ -591,21 +592,33 @@ def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
 def take_back_asked(session: Session, player: str) -> None:
     """`undo` at the prompt: alone when the seat may (Session.take_back), otherwise each
     other person at this screen is asked in turn; one refusal keeps the game as it is."""
+    program = session.program
     plan = session.take_back(player)
     if plan is None:
-        print(f"  nothing to undo: {player} has made no decision yet")
+        print(ui(program, "  nothing to undo: {player} has made no decision yet",
+                 player=seat(program, player)))
         return
     for other in plan.ask:
         try:
-            answer = input(f"  {player} asks to take back their last decision ({plan.why}); "
-                           f"{other}, do you agree? [y/N] ")
+            answer = input(ui(program, "  {player} asks to take back their last decision "
+                                       "({why}); {other}, do you agree? [y/N] ",
+                              player=seat(program, player), why=plan.why,
+                              other=seat(program, other)))
         except (EOFError, KeyboardInterrupt):
             answer = "n"
         if answer.strip().lower() not in ("y", "yes"):
-            print(f"  {other} declines: the game goes on as it is")
+            print(ui(program, "  {other} declines: the game goes on as it is",
+                     other=seat(program, other)))
             return
     session.rewind(plan.keep)
-    print(f"  undone: {player}'s last decision and {plan.undone - 1} after it")
+    print(ui(program, "  undone: {player}'s last decision and {n} after it",
+             player=seat(program, player), n=plan.undone - 1))
+
+
+def seat(program: Program, player: str) -> str:
+    """A seat as the prompt's notes name it: by id in the pack's own words (as they always
+    did), by its display name in another language."""
+    return player_name(program, player) if program.catalog is not None else player
 
 
 def kept(session: Session, path: Path, error: InputError) -> InputError:
@@ -626,34 +639,37 @@ def save_and_say(session: Session, path: Path) -> None:
         check_writable(path)
         session.save(path)
     except (UsageError, OSError) as e:
-        print(f"  not saved: {e}")
+        print(ui(session.program, "  not saved: {error}", error=e))
         return
-    print(f"  saved to {path} (go on later with: hustings play --resume {path})")
+    print(ui(session.program, "  saved to {path} (go on later with: hustings play --resume "
+                              "{path})", path=path))
 
 
 def quit_session(session: Session, default_save: Path) -> int:
     try:
-        answer = input(f"save the game to {default_save} before leaving? [Y/n] ")
+        answer = input(ui(session.program, "save the game to {path} before leaving? [Y/n] ",
+                          path=default_save))
     except (EOFError, KeyboardInterrupt):
         answer = "n"
     if answer.strip().lower() in ("", "y", "yes"):
         save_and_say(session, default_save)
-    print("the game is left unfinished")
+    print(ui(session.program, "the game is left unfinished"))
     return 0
 
 
 def interrupted(session: Session, default_save: Path, stop: BaseException) -> int:
     """Ctrl-C or the end of input at a prompt: save the game where it stands, exit 130."""
-    why = "interrupted" if isinstance(stop, KeyboardInterrupt) else "no more input"
+    program = session.program
+    why = ui(program, "interrupted" if isinstance(stop, KeyboardInterrupt) else "no more input")
     print()
     try:
         session.save(default_save)
     except OSError as e:
-        print(f"hustings: {why}; the game could not be saved to {default_save} "
-              f"({e.strerror})", file=sys.stderr)
+        print(ui(program, "hustings: {why}; the game could not be saved to {path} ({error})",
+                 why=why, path=default_save, error=e.strerror), file=sys.stderr)
         return INTERRUPTED
-    print(f"hustings: {why}; the game is saved in {default_save} "
-          f"(go on with: hustings play --resume {default_save})", file=sys.stderr)
+    print(ui(program, "hustings: {why}; the game is saved in {path} (go on with: hustings "
+                      "play --resume {path})", why=why, path=default_save), file=sys.stderr)
     return INTERRUPTED
 
 
