@@ -34,6 +34,7 @@ LINES = {
     "moved_in": "{card} goes to {target}",
     "moved_many_in": "{card} go to {target}",
     "and": "{head} and {last}",
+    "comma": ", ",  # between the items of a list (a language may write another mark)
     "a_card": "a card",
     "dealt": "{amount} dealt from {source} to {target}",
     "effect": "{player} has {effect}{value} {lasting}",
@@ -143,7 +144,8 @@ def holding(m, entry: Any) -> str:
     counts = holdings(entry)
     seats = m.p.players
     order = [p for p in seats if p in counts] + [p for p in counts if p not in seats]
-    return ", ".join(line(m, "holding", player=player(m, p), count=counts[p]) for p in order)
+    return line(m, "comma").join(line(m, "holding", player=player(m, p), count=counts[p])
+                                 for p in order)
 
 
 def zone(m, key: str) -> str:
@@ -180,7 +182,7 @@ def listed(m, items: list[str]) -> str:
     """"A", "A and B", "A, B and C"."""
     if len(items) <= 1:
         return "".join(items)
-    return line(m, "and", head=", ".join(items[:-1]), last=items[-1])
+    return line(m, "and", head=line(m, "comma").join(items[:-1]), last=items[-1])
 
 
 def dealt(m, env: dict, n: int, source: str, target: str) -> None:
@@ -225,7 +227,7 @@ def track(m, env: dict, track_name: str, before: list) -> None:
     after = m.s.tracks[track_name]
     if after != before:
         tell(m, env, line(m, "track", track=name(m, track_name),
-                          order=", ".join(place(m, i) for i in after)))
+                          order=line(m, "comma").join(place(m, i) for i in after)))
 
 
 def shuffled(m, source: str, target: str) -> str:
