@@ -259,6 +259,10 @@ def test_check_refuses_a_bad_catalog_and_warns_of_an_unknown_text(small_pack, ca
     assert main(["check", str(small_pack)]) == 0
     out = capsys.readouterr().out
     assert f"{path}:" in out and "warning[W701]" in out and "Not in this pack" in out
+    path.write_text(base + '\nmsgid "{a} wins {b}"\nmsgstr "{b}の勝ち"\n', encoding="utf-8")
+    assert main(["check", str(small_pack)]) == 0
+    out = capsys.readouterr().out
+    assert "warning[W702]" in out and "leaves out {a}" in out
     path.write_text(base + '\nmsgid "{a} wins"\nmsgstr "{b}"\n', encoding="utf-8")
     assert main(["check", str(small_pack)]) == 1
     out = capsys.readouterr().out

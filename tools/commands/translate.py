@@ -172,10 +172,11 @@ WORDS = re.compile(r"[a-z0-9 ]+")  # an id in words ("initiative"): the words sh
 
 def catalog_diagnostics(folder: Path, program: Any) -> list:
     """What is wrong with the pack's catalogs (locale/*.po): a catalog the loader refuses
-    (E701, at its line), and a msgid that is none of the pack's texts (W701: a text the
-    pack no longer has, or a typo; an id in words may stand for the words shown for it)."""
+    (E701, at its line), a msgid that is none of the pack's texts (W701: a text the
+    pack no longer has, or a typo; an id in words may stand for the words shown for it),
+    and a translation that leaves out a part of its English text (W702)."""
     from ...dsl.diagnostics import Diagnostic, Source
-    from ...interpreter.catalog import CatalogError, load
+    from ...interpreter.catalog import CatalogError, load, parts_of
 
     found = []
     paths = sorted((folder / "locale").glob("*.po")) if (folder / "locale").is_dir() else []
@@ -191,6 +192,14 @@ def catalog_diagnostics(folder: Path, program: Any) -> list:
         if known is None:
             known = set(pack_texts(folder, program))
         for msgid, line in catalog.lines.items():
+            kept = parts_of(catalog.plain.get(msgid, msgid))
+            lost = [p for p in parts_of(msgid) if p not in kept]
+            if lost:
+                found.append(Diagnostic(Source(str(path), line, 1), "W702",
+                                        f"the translation of {msgid[:50]!r} leaves out "
+                                        f"{{{lost[0]}}}", "keep every {part} of the msgid: "
+                                        "it says what the player needs to know",
+                                        severity="warning", quote=False))
             if msgid not in known and not WORDS.fullmatch(msgid):
                 found.append(Diagnostic(Source(str(path), line, 1), "W701",
                                         f"{msgid[:60]!r} is none of the pack's texts",
