@@ -415,9 +415,9 @@ def check(game: Game, exp: Expect) -> list[str]:
 
 
 def keyed_text(text: str, names: dict[str, str]) -> str:
-    """The log with ids where it shows display names ("nixon campaigns in OH" for "Nixon
-    campaigns in Ohio"): a `log` expectation may name ids, as scenarios written before
-    the log used the pack's names do, just as a `do` may name an option by its key."""
+    """The log with ids where it shows display names ("ann moves to n_e" for "Ann moves to
+    the North-East"): a `log` expectation may name ids, as scenarios written before the
+    log used the pack's names do, just as a `do` may name an option by its key."""
     shown = {name: key for key, name in names.items() if name != key}
     if not shown:
         return text
