@@ -19,7 +19,7 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra")
 uvicorn = pytest.importorskip("uvicorn", reason="needs the web extra")
 
-from webpages import ARGS, CHROMIUM, actions, new_game, serve, settle  # noqa: E402
+from webpages import CHROMIUM, actions, chromium, new_game, serve, settle  # noqa: E402
 
 from hustings.dsl.loading import builtin_pack  # noqa: E402
 from hustings.tools.web.app import create_app  # noqa: E402
@@ -34,10 +34,8 @@ PHONES = [(390, 844), (360, 740)]
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
