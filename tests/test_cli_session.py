@@ -216,7 +216,7 @@ def test_a_move_that_breaks_the_rules_is_refused_and_the_person_chooses_again(
     assert code == 0
     assert "rule error after 0 actions (ann: play Bomb): " in out and "cards.yaml:7:" in out
     assert "the game is as it was before that move: choose another" in out
-    assert "[ann] pass" in out  # the next answer was taken, and the game went on to its end
+    assert "ann: pass" in out  # the next answer was taken, and the game went on to its end
     assert not list(tmp_path.glob("hustings-*.json"))
 
 
@@ -304,15 +304,18 @@ def test_after_the_other_decided_the_take_back_is_theirs_to_allow(monkeypatch, c
     assert script.prompts[6] == "ann > "  # back at ann's second decision of the turn
 
 
-def test_a_person_is_not_shown_the_labels_of_an_agents_choices(monkeypatch, capsys):
-    # an agent's label may name a card of its hidden hand: the person reads the narration
+def test_a_person_reads_every_choice_once_in_the_narration(monkeypatch, capsys):
+    # every decision is narrated (a choice of hidden cards in secret), so no label is
+    # echoed beside it: a person's own, an agent's, or one of a game of agents only
     code, out, _ = play(monkeypatch, capsys, Script([]), "--seed", SEED,
                         "--seat", "kennedy=human")
     lines = out.splitlines()
-    assert code == 0 and any(line.startswith("  [Kennedy] ") for line in lines)
-    assert not any(line.startswith("  [Nixon] ") for line in lines)
+    assert code == 0 and any(line.startswith("  Kennedy: ") for line in lines)
+    assert any(line.startswith("  Nixon: ") for line in lines)
+    assert not any(line.startswith("  [") for line in lines)
     _, watched, _ = play(monkeypatch, capsys, Script([]), "--seed", SEED)  # agents only
-    assert any(line.startswith("  [Nixon] ") for line in watched.splitlines())
+    assert any(line.startswith("  Nixon: ") for line in watched.splitlines())
+    assert not any(line.startswith("  [") for line in watched.splitlines())
 
 
 def test_a_resumed_game_knows_what_was_learned_before_the_save(monkeypatch, capsys,

@@ -27,7 +27,6 @@ from ..interpreter.program import Program
 from ..interpreter.support import holdings, leader
 from .agents import AGENTS, Agent, make_agent
 from .failures import INTERRUPTED, InputError, UsageError
-from .terminal.look import player_name
 from .terminal.requests import QuitRequest, SaveRequest, UndoRequest
 
 if TYPE_CHECKING:
@@ -324,12 +323,9 @@ class Session:
                     shown = action if len(action) <= 60 else action[:57] + "..."
                     raise InputError(f"{source}: action {n} {shown!r} is not legal for "
                                      f"{game.current_player()} at that point") from None
-            player = game.current_player()
             if narrate:
                 self.narrate()
-            label = self.apply(index, mark=marked is not None and n - 1 in marked)
-            if narrate:
-                print(f"  [{player_name(self.program, player)}] {label}")
+            self.apply(index, mark=marked is not None and n - 1 in marked)
         if marked is None and self.human_seats():
             self.rewind(len(self.actions))
         if not narrate:
@@ -556,16 +552,13 @@ def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
         except InputError as e:  # an AI seat met a rule error weighing its options
             raise kept(session, default_save, e) from None
         try:
-            label = session.apply(index)
+            session.apply(index)
         except InputError as e:  # the move broke the rules: the game is as it was
             if session.seats.get(player) != HUMAN:
                 raise kept(session, default_save, e) from None
             print(f"  {e}\n  the game is as it was before that move: choose another "
                   "(or save, undo, quit)")
             continue
-        # an AI's label may name what its hand held: a person reads the narration only
-        if not quiet and (session.seats.get(player) == HUMAN or not session.human_seats()):
-            print(f"  [{player_name(session.program, player)}] {label}")
     if not quiet:
         session.narrate(session.closing_reader())
     return 0
