@@ -124,7 +124,7 @@ def test_clicking_a_state_campaigns_there(server, browser, monkeypatch):
         '#decision .dim')].some((d) => d.textContent.startsWith('only ')))""")
     if actions(page) == before:  # the place has several options: the list shows only them
         offered = page.locator("#decision button.option")
-        assert all(place in t for t in offered.all_inner_texts())
+        assert all(support["name"] in t for t in offered.all_inner_texts())  # its name
         offered.first.click()
     page.wait_for_function(f"() => Number(document.body.dataset.actions) > {before}")
     settle(page)

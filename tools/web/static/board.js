@@ -434,6 +434,16 @@ function cardTip(card) {
   return `${card.number} ${card.title}${fields ? ` (${fields})` : ""}\n${card.text}`;
 }
 
+// A place off the map's regions is named as the board names it (the map shows its own
+// short labels; a region or a space elsewhere has only its name).
+function placeName(id) {
+  for (const group of ui.state.board.groups) {
+    const place = group.places && group.places[id];
+    if (place && place.name) return place.name;
+  }
+  return id;
+}
+
 function optionButton(o, d, label) {
   return el("button", { type: "button", class: "option", "data-index": o.index,
     title: cardTip(d.cards[o.card]) || o.label, onclick: () => choose(o.index) },
@@ -471,7 +481,7 @@ function drawDecision() {
         inRegion.forEach((o) => row.append(optionButton(o, d, o.place)));
       }
       members.filter((o) => !regions.some((r) => r.places.includes(o.place)))
-        .forEach((o) => row.append(optionButton(o, d, o.place)));
+        .forEach((o) => row.append(optionButton(o, d, placeName(o.place))));
       list.append(row);
     } else {
       members.forEach((o) => list.append(el("div", { class: "option-row" }, optionButton(o, d))));
