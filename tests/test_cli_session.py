@@ -8,6 +8,8 @@ with a decision taken back ends byte-identical to one played straight through.
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -358,3 +360,31 @@ def test_a_look_at_another_hand_is_shown_at_the_terminal_to_that_player(monkeypa
     shown = after[1].split("ann >", 1)[0]
     assert all(title in shown for title in bob) and "hand of bob" in shown
     assert "you look at bob's hand" in out  # her own narration, under her board
+
+
+CONTENT = Path(__file__).resolve().parent.parent / "content"
+ELSEWHERE = [  # a game of a pack or a mod given by folder, which the save does not hold
+    ["--pack", str(CONTENT / "tic-tac-toe"), "--seed", "3", "--seat", "x=human"],
+    ["--mod", str(CONTENT / "mods" / "head-to-head"), "--seed", "3", "--seat",
+     "kennedy=human"],
+]
+
+
+@pytest.mark.parametrize("stop", ["interrupted", "saved"])
+@pytest.mark.parametrize("args", ELSEWHERE, ids=["pack", "mod"])
+def test_the_command_to_go_on_names_the_folders_it_needs(monkeypatch, capsys, tmp_path,
+                                                          args, stop):
+    # once it said only `--resume FILE`, and that command then refused the save: a game
+    # of another pack than the built-in one
+    monkeypatch.chdir(tmp_path)
+    script = Script(["save"], interrupt_after=1) if stop == "saved" else \
+        Script([], interrupt_after=0)
+    code, out, err = play(monkeypatch, capsys, script, *args)
+    assert code == 130
+    hint = re.search(r"go on (?:later )?with: (hustings play [^)]*)\)", out + err)
+    assert hint, out + err
+    words = shlex.split(hint.group(1))
+    assert words[:3] == ["hustings", "play", "--resume"]
+    assert args[1] in words and words[words.index(args[1]) - 1] == args[0]
+    code, out, err = play(monkeypatch, capsys, Script([], interrupt_after=0), *words[2:])
+    assert code == 130 and "resumed " in out, err

@@ -10,6 +10,7 @@ the same decisions after a resume or an undo give the same game, byte for byte.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -212,6 +213,8 @@ class Session:
     game: Game | None = None
     shown: dict[str | None, int] = field(default_factory=dict)  # narration printed, per reader
     humans: dict[str, Agent] = field(default_factory=dict)  # one prompt per human seat
+    # what `hustings play --resume FILE` needs besides the file: the pack and mods' folders
+    resume_with: str = ""
 
     def human_seats(self) -> list[str]:
         return [p for p, kind in self.seats.items() if kind == HUMAN]
@@ -465,6 +468,7 @@ class PlayArgs:
 
 def play(a: PlayArgs) -> int:
     session, recorded = open_session(a)
+    session.resume_with = resume_arguments(a)
     if a.replay:
         session.replay(recorded.actions, a.replay, narrate=not a.quiet)
         if not session.game.is_terminal():
@@ -485,6 +489,13 @@ def play(a: PlayArgs) -> int:
             raise InputError(f"--log {a.log}: the log could not be written ({e.strerror})") \
                 from None
     return 0
+
+
+def resume_arguments(a: PlayArgs) -> str:
+    """` --pack P --mod M`: what the command that goes on with a saved game needs to be
+    given again (the save records the seats, options and actions, not where the pack is)."""
+    folders = ([("--pack", a.pack)] if a.pack is not None else []) + [("--mod", m) for m in a.mods]
+    return "".join(f" {flag} {shlex.quote(str(path))}" for flag, path in folders)
 
 
 def load_recorded(load: Callable[[], Program], source: Path | None) -> Program:
@@ -594,7 +605,7 @@ def kept(session: Session, path: Path, error: InputError) -> InputError:
     except OSError:
         return error
     return InputError(f"{error}\n  the game before that move is saved in {path} "
-                      f"(go on with: hustings play --resume {path})")
+                      f"(go on with: hustings play --resume {path}{session.resume_with})")
 
 
 def save_and_say(session: Session, path: Path) -> None:
@@ -604,7 +615,8 @@ def save_and_say(session: Session, path: Path) -> None:
     except (UsageError, OSError) as e:
         print(f"  not saved: {e}")
         return
-    print(f"  saved to {path} (go on later with: hustings play --resume {path})")
+    print(f"  saved to {path} (go on later with: hustings play --resume {path}"
+          f"{session.resume_with})")
 
 
 def quit_session(session: Session, default_save: Path) -> int:
@@ -629,7 +641,8 @@ def interrupted(session: Session, default_save: Path, stop: BaseException) -> in
               f"({e.strerror})", file=sys.stderr)
         return INTERRUPTED
     print(f"hustings: {why}; the game is saved in {default_save} "
-          f"(go on with: hustings play --resume {default_save})", file=sys.stderr)
+          f"(go on with: hustings play --resume {default_save}{session.resume_with})",
+          file=sys.stderr)
     return INTERRUPTED
 
 
