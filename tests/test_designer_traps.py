@@ -1,5 +1,6 @@
-"""A game of cards alone needs no board file: a pack that names none and has no
-`board.yaml` plays on an empty board, while a board file the pack names and lacks is E100."""
+"""A designer's small traps: a game of cards alone needs no board file (a pack that names
+none and has no `board.yaml` plays on an empty board, while a board file the pack names
+and lacks is E100); a game whose rules record no result is said so, not a silent `{}`."""
 
 from __future__ import annotations
 
@@ -37,3 +38,21 @@ def test_a_board_file_the_pack_names_must_be_there(tmp_path):
     pack = without_board(tmp_path, keep_entry=True)
     errors = check_pack(pack).report.errors
     assert [(d.code, Path(d.source.path).name) for d in errors] == [("E100", "board.yaml")]
+
+
+def test_a_game_its_rules_end_without_a_result_is_said_so(tmp_path, capsys):
+    # once it printed `{}` and exited 0: a designer's CI read it as a game that worked
+    from hustings.tools.cli import main
+
+    pack = tmp_path / "guess"
+    shutil.copytree(GUESS, pack)
+    rules = next((pack / "rules").glob("*.yaml"))
+    text = rules.read_text()
+    assert text.count("record winner as ") == 2
+    rules.write_text(text.replace("record winner as ann", 'say "ann"')
+                     .replace("record winner as bob", 'say "bob"'))
+    assert main(["play", "--pack", str(pack), "--seed", "2", "--quiet"]) == 1
+    out, err = capsys.readouterr()
+    assert out.strip() == "{}" and "recorded no result" in err
+    # and a game that records one still ends with 0
+    assert main(["play", "--pack", str(GUESS), "--seed", "2", "--quiet"]) == 0
