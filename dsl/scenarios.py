@@ -404,14 +404,29 @@ def check(game: Game, exp: Expect) -> list[str]:
             bad.append(f"{label!r} is offered but should not be")
     text = "\n".join(s.log)
     keyed = keyed_text(text, game.program.names) if exp.log else ""
-    for needle in exp.log:
-        if needle not in text and needle not in keyed:
-            bad.append(f"the log lacks {needle!r}")
+    missing = [needle for needle in exp.log if needle not in text and needle not in keyed]
+    for needle in missing:
+        bad.append(f"the log lacks {needle!r}")
+    if missing:
+        bad.append(log_tail(s.log))
     for key, want in exp.result.items():
         same(f"result {key}", (s.result or {}).get(key), want)
     if exp.terminal is not None:
         same("game over", game.is_terminal(), exp.terminal)
     return bad
+
+
+LOG_TAIL = 12  # the log lines a failed `log` expectation shows
+
+
+def log_tail(log: list[str]) -> str:
+    """The end of the log, for an author to see what it says instead."""
+    if not log:
+        return "the log is empty"
+    shown = log[-LOG_TAIL:]
+    head = (f"the log's last {len(shown)} of {len(log)} lines:" if len(log) > len(shown)
+            else f"the log ({len(log)} lines):")
+    return "\n".join([head, *(f"  | {line}" for line in shown)])
 
 
 def keyed_text(text: str, names: dict[str, str]) -> str:

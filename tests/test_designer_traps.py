@@ -56,3 +56,23 @@ def test_a_game_its_rules_end_without_a_result_is_said_so(tmp_path, capsys):
     assert out.strip() == "{}" and "recorded no result" in err
     # and a game that records one still ends with 0
     assert main(["play", "--pack", str(GUESS), "--seed", "2", "--quiet"]) == 0
+
+
+def test_a_failed_log_expectation_shows_what_the_log_says(tmp_path, capsys):
+    from hustings.dsl.scenarios import LOG_TAIL, log_tail
+    from hustings.tools.cli import main
+
+    scenario = tmp_path / "log.yaml"
+    scenario.write_text('scenarios:\n  - name: "a line nobody wrote"\n    steps:\n'
+                        '      - expect: {log: ["a line nobody wrote"]}\n')
+    assert main(["scenario", str(scenario), "--pack", str(GUESS)]) == 1
+    out = capsys.readouterr().out
+    game = Game.new(load_pack(GUESS), seed=1)
+    assert game.state.log and "the log lacks 'a line nobody wrote'" in out
+    assert all(f"  | {line}" in out for line in game.state.log)
+    # a long log shows its end, and says how long it is
+    long = [f"line {n}" for n in range(40)]
+    shown = log_tail(long).splitlines()
+    assert shown[0] == f"the log's last {LOG_TAIL} of 40 lines:"
+    assert shown[1:] == [f"  | line {n}" for n in range(40 - LOG_TAIL, 40)]
+    assert log_tail([]) == "the log is empty"
