@@ -225,7 +225,10 @@ class Runner:
                 try:
                     game.apply_action(label)
                 except IllegalAction as e:
-                    return str(e)
+                    if game.is_terminal():
+                        return str(e)
+                    return (f"{e} (a decision that offers one option is taken without "
+                            "asking: no `do` names it, the next `do` answers the next question)")
             return None
         if step.refuse is not None:
             before = game.save()

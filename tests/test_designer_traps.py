@@ -76,3 +76,15 @@ def test_a_failed_log_expectation_shows_what_the_log_says(tmp_path, capsys):
     assert shown[0] == f"the log's last {LOG_TAIL} of 40 lines:"
     assert shown[1:] == [f"  | line {n}" for n in range(40 - LOG_TAIL, 40)]
     assert log_tail([]) == "the log is empty"
+
+
+def test_a_do_naming_nothing_offered_says_one_option_is_never_asked(tmp_path, capsys):
+    from hustings.tools.cli import main
+
+    scenario = tmp_path / "do.yaml"
+    scenario.write_text('scenarios:\n  - name: "a do that names nothing offered"\n'
+                        '    steps:\n      - do: "an option nobody offers"\n')
+    assert main(["scenario", str(scenario), "--pack", str(GUESS)]) == 1
+    out = capsys.readouterr().out
+    assert "'an option nobody offers' is not legal now for ann; legal: 'name card 1'" in out
+    assert "a decision that offers one option is taken without asking" in out
