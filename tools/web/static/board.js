@@ -33,6 +33,12 @@ const nameOf = (player) => {
   const p = ui.state && ui.state.board.players.find((x) => x.id === player);
   return p ? p.name : player;
 };
+// A player's mark beside a count (`K3`): the shortest prefix of the name no other player's
+// shares (USA and USSR are USA and USS), made by the server as the terminal makes it.
+const markOf = (player) => {
+  const p = ui.state && ui.state.board.players.find((x) => x.id === player);
+  return p ? p.mark : player;
+};
 
 async function api(method, path, body) {
   const response = await fetch(path, { method, credentials: "same-origin",
@@ -414,7 +420,7 @@ function changedPlaces(before, after) {
   return found;
 }
 
-// A place's support in a list: the owner's initial and count (`K3`), or in a stacking pool
+// A place's support in a list: the owner's mark and count (`K3`), or in a stacking pool
 // every player's, each in their colour.
 function support(group, place) {
   if (!place.holders.length) {
@@ -422,10 +428,10 @@ function support(group, place) {
   }
   if (!group.stacking) {
     return el("span", { class: "support", style: `color:${colour(place.owner)}`,
-      text: `${nameOf(place.owner)[0]}${place.count}` });
+      text: `${markOf(place.owner)}${place.count}` });
   }
   return el("span", { class: "support" }, ...place.holders.map(([p, n], i) =>
-    el("span", { style: `color:${colour(p)}`, text: `${i ? " " : ""}${nameOf(p)[0]}${n}` })));
+    el("span", { style: `color:${colour(p)}`, text: `${i ? " " : ""}${markOf(p)}${n}` })));
 }
 
 function cardTip(card) {
