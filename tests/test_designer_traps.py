@@ -88,3 +88,24 @@ def test_a_do_naming_nothing_offered_says_one_option_is_never_asked(tmp_path, ca
     out = capsys.readouterr().out
     assert "'an option nobody offers' is not legal now for ann; legal: 'name card 1'" in out
     assert "a decision that offers one option is taken without asking" in out
+
+
+def test_a_scenario_sets_up_an_effect_whose_value_is_a_name(tmp_path):
+    # once refused: E104 expected a whole number, got 'south'
+    from hustings.dsl.diagnostics import Report
+    from hustings.dsl.scenarios import Runner, load_scenarios
+
+    path = tmp_path / "effects.yaml"
+    path.write_text(
+        'scenarios:\n  - name: "effects of each kind of value"\n    setup:\n'
+        "      effects: [[campaign_ban, kennedy, south, turn], [cp_bonus, nixon, 1, turn],\n"
+        "                [travel_free, kennedy, true, turn]]\n"
+        "    steps:\n      - expect: {effects: [[campaign_ban, kennedy], [cp_bonus, nixon]]}\n")
+    report = Report()
+    (sc, where), = load_scenarios(path, report)
+    assert not report.errors
+    outcome = Runner().run(sc, where)
+    assert outcome.ok, outcome.failures
+    assert outcome.game.state.effects[-3:] == [["campaign_ban", "kennedy", "south", "turn"],
+                                               ["cp_bonus", "nixon", 1, "turn"],
+                                               ["travel_free", "kennedy", True, "turn"]]
