@@ -27,7 +27,7 @@ from ..interpreter.game import Game
 from ..interpreter.program import Program
 from ..interpreter.support import holdings, leader
 from .agents import AGENTS, Agent, make_agent
-from .failures import INPUT, INTERRUPTED, InputError, UsageError
+from .failures import INTERRUPTED, InputError, UsageError
 from .terminal.requests import QuitRequest, SaveRequest, UndoRequest
 
 if TYPE_CHECKING:
@@ -481,14 +481,14 @@ def play(a: PlayArgs) -> int:
     code = run_loop(session, a.quiet, a.resume or Path(f"hustings-{session.seed}.json"))
     if code != 0:
         return code
-    code = finish(session, a.quiet)
+    finish(session, a.quiet)
     if a.log is not None:
         try:
             session.save(a.log)
         except OSError as e:
             raise InputError(f"--log {a.log}: the log could not be written ({e.strerror})") \
                 from None
-    return code
+    return 0
 
 
 def resume_arguments(a: PlayArgs) -> str:
@@ -646,18 +646,17 @@ def interrupted(session: Session, default_save: Path, stop: BaseException) -> in
     return INTERRUPTED
 
 
-def finish(session: Session, quiet: bool) -> int:
+def finish(session: Session, quiet: bool) -> None:
     """Print the final map and the result; a game its rules end without recording any
-    result is the pack's mistake, said so (exit 1), not a silent `{}`."""
+    result gets a warning saying how to record one, not a silent `{}`."""
     if not quiet:
         print(final_map(session.game))
     result = session.game.result() or {}
     print(json.dumps(result, sort_keys=True))
-    if result:
-        return 0
-    print("hustings: the game ended but its rules recorded no result: record one before it "
-          "ends (`record winner as P`, or `record winner as none` for a draw)", file=sys.stderr)
-    return INPUT
+    if not result:
+        print("hustings: warning: the game ended but its rules recorded no result: record "
+              "one before it ends (`record winner as P`, or `record winner as none` for a "
+              "draw)", file=sys.stderr)
 
 
 def check_writable(path: Path) -> None:
