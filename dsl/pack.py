@@ -84,6 +84,7 @@ class _Loader:
         self.reactions: list = []
         self.mods = ModStack(self, mods or [])
         self.places: dict[str, list[str]] = {}  # location ids by kind, once the board is read
+        self.board_file: YamlFile | None = None  # None: a game with no board file
         self.declared: list[str] = []  # every player of the pack, seated in this game or not
         # What files that failed their schema would have defined, read from their raw
         # YAML: other files' effect text may name them without a cascade of errors.
@@ -201,6 +202,11 @@ class _Loader:
         return self.load_cards(manifest, {name: True for name in manifest.options})
 
     def load_board(self, manifest: PackManifest) -> Board | None:
+        if "board" not in manifest.model_fields_set and not (self.root / manifest.board).exists():
+            board = self.mods.apply_board(Board(locations={}), manifest)  # cards alone
+            self.places = {kind: [loc.id for loc in items]
+                           for kind, items in board.locations.items()}
+            return board
         path = self.entry(manifest.board, "board")
         f = self.read(path) if path else None
         if f is None:
@@ -305,7 +311,8 @@ class _Loader:
                                   self.declared_at("board_fields", kind, name), self.report,
                                   board.locations)
         check_board_fields(manifest.board_fields, board.locations, self.board_spot, self.report)
-        for kind, items in (self.board_file.data or {}).get("locations", {}).items():
+        written = self.board_file.data if self.board_file is not None else None
+        for kind, items in (written or {}).get("locations", {}).items():
             for node in items if isinstance(items, list) else []:
                 for key in node if isinstance(node, dict) else ():
                     if key not in LOCATION_OWN:

@@ -225,7 +225,10 @@ class Runner:
                 try:
                     game.apply_action(label)
                 except IllegalAction as e:
-                    return str(e)
+                    if game.is_terminal():
+                        return str(e)
+                    return (f"{e} (a decision that offers one option is taken without "
+                            "asking: no `do` names it, the next `do` answers the next question)")
             return None
         if step.refuse is not None:
             before = game.save()
@@ -404,9 +407,11 @@ def check(game: Game, exp: Expect) -> list[str]:
             bad.append(f"{label!r} is offered but should not be")
     text = "\n".join(s.log)
     keyed = keyed_text(text, game.program.names) if exp.log else ""
-    for needle in exp.log:
-        if needle not in text and needle not in keyed:
-            bad.append(f"the log lacks {needle!r}")
+    missing = [needle for needle in exp.log if needle not in text and needle not in keyed]
+    for needle in missing:
+        bad.append(f"the log lacks {needle!r}")
+    if missing:
+        bad.append(log_tail(s.log))
     for key, want in exp.result.items():
         same(f"result {key}", (s.result or {}).get(key), want)
     if exp.terminal is not None:
@@ -414,10 +419,23 @@ def check(game: Game, exp: Expect) -> list[str]:
     return bad
 
 
+LOG_TAIL = 12  # the log lines a failed `log` expectation shows
+
+
+def log_tail(log: list[str]) -> str:
+    """The end of the log, for an author to see what it says instead."""
+    if not log:
+        return "the log is empty"
+    shown = log[-LOG_TAIL:]
+    head = (f"the log's last {len(shown)} of {len(log)} lines:" if len(log) > len(shown)
+            else f"the log ({len(log)} lines):")
+    return "\n".join([head, *(f"  | {line}" for line in shown)])
+
+
 def keyed_text(text: str, names: dict[str, str]) -> str:
-    """The log with ids where it shows display names ("nixon campaigns in OH" for "Nixon
-    campaigns in Ohio"): a `log` expectation may name ids, as scenarios written before
-    the log used the pack's names do, just as a `do` may name an option by its key."""
+    """The log with ids where it shows display names ("ann moves to n_e" for "Ann moves to
+    the North-East"): a `log` expectation may name ids, as scenarios written before the
+    log used the pack's names do, just as a `do` may name an option by its key."""
     shown = {name: key for key, name in names.items() if name != key}
     if not shown:
         return text

@@ -124,9 +124,13 @@ class Game:
 
     @classmethod
     def new(cls, program: Program, seed: int = 0, safe: bool = True,
-            budget: Budget | None = None) -> Game:
+            budget: Budget | None = None, narrate: bool = True) -> Game:
+        """A new game. `narrate=False`: a game nobody reads (a simulation, a benchmark):
+        the same game, decision for decision, without the engine's narration in its log
+        (the rules' own `say` lines stay)."""
         state = initial_state(program, seed)
         game = cls(program, state, safe, budget=budget)
+        game.machine.narrating = narrate
         game.machine.push(program.procedures[program.entry].block, {}, call=True)
         game.machine.run()
         return game
@@ -284,18 +288,22 @@ class Game:
                 self._restore(snapshot)
             raise
 
-    def fork(self, safe: bool = False) -> Game:
+    def fork(self, safe: bool = False, narrate: bool | None = None) -> Game:
         """An independent copy of the game to try actions on (search agents): nothing is
-        shared with this one but the program."""
+        shared with this one but the program. `narrate=False`: a look-ahead nobody reads
+        (None: as this game)."""
         game = Game.__new__(Game)
         game.program, game.budget, game.safe, game.checked = self.program, self.budget, safe, False
         game.state = clone(self.state)
         game.machine = self.machine.fork(game.state)
+        if narrate is not None:
+            game.machine.narrating = narrate
         return game
 
     def _restore(self, snapshot: GameState) -> None:
         self.state = snapshot
-        self.machine = Machine(self.program, self.state, self.machine.ops, self.budget)
+        self.machine = Machine(self.program, self.state, self.machine.ops, self.budget,
+                               narrating=self.machine.narrating)
 
     def evaluate(self, function: str, *args: Any) -> Any:
         """The value of one of the pack's functions on the current state (reads only).

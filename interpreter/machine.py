@@ -47,7 +47,7 @@ class Labeller:
 class Machine:
     def __init__(self, program: Program, state: GameState, ops: list[list[Any]],
                  budget: Budget | None = None, log_total: int | None = None,
-                 labeller: Labeller | None = None) -> None:
+                 labeller: Labeller | None = None, narrating: bool = True) -> None:
         self.p = program
         self.s = state
         self.ops = ops
@@ -77,12 +77,16 @@ class Machine:
         self.support_run: tuple | None = None
         self.secret: list | None = None
         self.labeller = labeller or Labeller(program, ops, self.budget)
+        # False for a game nobody reads (a search's look-ahead, a simulation): the rules
+        # run the same, only the engine's narration of decisions and changes is not made
+        self.narrating = narrating
 
     def fork(self, state: GameState) -> Machine:
         """The same machine on another state (a copy of this one's, with the same log).
         Made by __init__ like any other, so every machine has its attributes in one order
         (Python runs code reading them fastest so)."""
-        m = Machine(self.p, state, self.ops, self.budget, self.log_total, self.labeller)
+        m = Machine(self.p, state, self.ops, self.budget, self.log_total, self.labeller,
+                    self.narrating)
         m.seen_in = dict(self.seen_in)  # a guess only: a wrong one is found out
         return m
 
@@ -320,7 +324,8 @@ class Machine:
         s = self.s
         pending = s.pending
         assert pending is not None
-        self.narrate(pending, index)
+        if self.narrating:
+            self.narrate(pending, index)
         s.pending = None
         s.history.append(index)
         self.apply_payload(pending["payloads"][index])
@@ -565,7 +570,8 @@ class Machine:
         zones[zone].extend(zones[spec.refill_from])
         zones[spec.refill_from].clear()
         self.shuffle(zones[zone])
-        self.say(narration.shuffled(self, spec.refill_from, zone))
+        if self.narrating:
+            self.say(narration.shuffled(self, spec.refill_from, zone))
 
     # ---- presentation --------------------------------------------------
     def show(self, value: Any) -> str:

@@ -103,6 +103,8 @@ def tell(m, env: dict, text: str) -> None:
 
 
 def counter(m, env: dict, who: str, counter_name: str, change: int) -> None:
+    if not m.narrating:  # a game nobody reads (search, simulation): nothing to tell
+        return
     if change:
         amount = counted(m, abs(change), counter_name)
         tell(m, env, line(m, "gains" if change > 0 else "loses", player=player(m, who),
@@ -112,6 +114,8 @@ def counter(m, env: dict, who: str, counter_name: str, change: int) -> None:
 def support(m, env: dict, pool: str, where: str, before: Any) -> None:
     """`state support in Ohio: none → Ann 1`; a run of cubes placed one by one in the same
     place (with nothing told between) is one line, from the first before to the last after."""
+    if not m.narrating:
+        return
     after = m.s.pools[pool].get(where)
     if before == after:
         return
@@ -157,6 +161,8 @@ def zone(m, key: str) -> str:
 def cards_moved(m, env: dict, moves: list[tuple[int, str | None]], target: str) -> None:
     """Cards moved to `target`, one line for each zone they came from (in order): "A and B
     go from X to Y"; a card moving between two hidden zones is "a card"."""
+    if not m.narrating:
+        return
     runs: list[tuple[str | None, list[int]]] = []
     for card, source in moves:
         if source == target:
@@ -187,6 +193,8 @@ def listed(m, items: list[str]) -> str:
 
 def dealt(m, env: dict, n: int, source: str, target: str) -> None:
     """Cards dealt are counted, never named: a deal comes from a deck nobody sees."""
+    if not m.narrating:
+        return
     if n:
         tell(m, env, line(m, "dealt", amount=counted(m, n, "card"), source=zone(m, source),
                           target=zone(m, target)))
@@ -198,6 +206,8 @@ def hidden(m, key: str) -> bool:
 
 
 def effect(m, env: dict, who: str, effect_name: str, value: Any, duration: Any) -> None:
+    if not m.narrating:
+        return
     amount = "" if value is True or value == 1 and value.__class__ is int else \
         f" {name(m, value)}"
     tell(m, env, line(m, "effect", player=player(m, who), effect=name(m, effect_name),
@@ -212,18 +222,26 @@ def lasting(m, duration: Any) -> str:
 
 
 def cancelled(m, env: dict, who: str, effect_name: str) -> None:
+    if not m.narrating:
+        return
     tell(m, env, line(m, "cancelled", player=player(m, who), effect=name(m, effect_name)))
 
 
 def ended(m, env: dict, who: str, effect_name: str) -> None:
+    if not m.narrating:
+        return
     tell(m, env, line(m, "ended", player=player(m, who), effect=name(m, effect_name)))
 
 
 def token(m, env: dict, who: str, where: str) -> None:
+    if not m.narrating:
+        return
     tell(m, env, line(m, "token", player=player(m, who), place=place(m, where)))
 
 
 def track(m, env: dict, track_name: str, before: list) -> None:
+    if not m.narrating:
+        return
     after = m.s.tracks[track_name]
     if after != before:
         tell(m, env, line(m, "track", track=name(m, track_name),

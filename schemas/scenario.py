@@ -29,7 +29,10 @@ class Setup(Strict):
         default_factory=dict, description="move these cards into these zones, in this order"
     )
     tracks: dict[str, list[str]] = Field(default_factory=dict)
-    effects: list[tuple[str, str, int, str]] = Field(default_factory=list)
+    effects: list[tuple[str, str, bool | int | str, str]] = Field(
+        default_factory=list, description="[effect, player, value, duration]: lasting "
+        "effects already in force; the value is a number, true, or a name (`campaign_ban` "
+        "south)")
     reactions: list[tuple[int, str]] = Field(
         default_factory=list, description="[card, player]: the lasting reactions that card's "
         "event starts for that player are in force (the rest of the event does not run)",

@@ -8,6 +8,8 @@ with a decision taken back ends byte-identical to one played straight through.
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -216,7 +218,7 @@ def test_a_move_that_breaks_the_rules_is_refused_and_the_person_chooses_again(
     assert code == 0
     assert "rule error after 0 actions (ann: play Bomb): " in out and "cards.yaml:7:" in out
     assert "the game is as it was before that move: choose another" in out
-    assert "[ann] pass" in out  # the next answer was taken, and the game went on to its end
+    assert "ann: pass" in out  # the next answer was taken, and the game went on to its end
     assert not list(tmp_path.glob("hustings-*.json"))
 
 
@@ -304,15 +306,18 @@ def test_after_the_other_decided_the_take_back_is_theirs_to_allow(monkeypatch, c
     assert script.prompts[6] == "ann > "  # back at ann's second decision of the turn
 
 
-def test_a_person_is_not_shown_the_labels_of_an_agents_choices(monkeypatch, capsys):
-    # an agent's label may name a card of its hidden hand: the person reads the narration
+def test_a_person_reads_every_choice_once_in_the_narration(monkeypatch, capsys):
+    # every decision is narrated (a choice of hidden cards in secret), so no label is
+    # echoed beside it: a person's own, an agent's, or one of a game of agents only
     code, out, _ = play(monkeypatch, capsys, Script([]), "--seed", SEED,
                         "--seat", "kennedy=human")
     lines = out.splitlines()
-    assert code == 0 and any(line.startswith("  [Kennedy] ") for line in lines)
-    assert not any(line.startswith("  [Nixon] ") for line in lines)
+    assert code == 0 and any(line.startswith("  Kennedy: ") for line in lines)
+    assert any(line.startswith("  Nixon: ") for line in lines)
+    assert not any(line.startswith("  [") for line in lines)
     _, watched, _ = play(monkeypatch, capsys, Script([]), "--seed", SEED)  # agents only
-    assert any(line.startswith("  [Nixon] ") for line in watched.splitlines())
+    assert any(line.startswith("  Nixon: ") for line in watched.splitlines())
+    assert not any(line.startswith("  [") for line in watched.splitlines())
 
 
 def test_a_resumed_game_knows_what_was_learned_before_the_save(monkeypatch, capsys,
@@ -355,3 +360,31 @@ def test_a_look_at_another_hand_is_shown_at_the_terminal_to_that_player(monkeypa
     shown = after[1].split("ann >", 1)[0]
     assert all(title in shown for title in bob) and "hand of bob" in shown
     assert "you look at bob's hand" in out  # her own narration, under her board
+
+
+CONTENT = Path(__file__).resolve().parent.parent / "content"
+ELSEWHERE = [  # a game of a pack or a mod given by folder, which the save does not hold
+    ["--pack", str(CONTENT / "tic-tac-toe"), "--seed", "3", "--seat", "x=human"],
+    ["--mod", str(CONTENT / "mods" / "head-to-head"), "--seed", "3", "--seat",
+     "kennedy=human"],
+]
+
+
+@pytest.mark.parametrize("stop", ["interrupted", "saved"])
+@pytest.mark.parametrize("args", ELSEWHERE, ids=["pack", "mod"])
+def test_the_command_to_go_on_names_the_folders_it_needs(monkeypatch, capsys, tmp_path,
+                                                          args, stop):
+    # once it said only `--resume FILE`, and that command then refused the save: a game
+    # of another pack than the built-in one
+    monkeypatch.chdir(tmp_path)
+    script = Script(["save"], interrupt_after=1) if stop == "saved" else \
+        Script([], interrupt_after=0)
+    code, out, err = play(monkeypatch, capsys, script, *args)
+    assert code == 130
+    hint = re.search(r"go on (?:later )?with: (hustings play [^)]*)\)", out + err)
+    assert hint, out + err
+    words = shlex.split(hint.group(1))
+    assert words[:3] == ["hustings", "play", "--resume"]
+    assert args[1] in words and words[words.index(args[1]) - 1] == args[0]
+    code, out, err = play(monkeypatch, capsys, Script([], interrupt_after=0), *words[2:])
+    assert code == 130 and "resumed " in out, err

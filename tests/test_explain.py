@@ -264,6 +264,10 @@ def test_interactions_find_prevention_moves_persistence_and_effects(run):
     assert "withhold_below" in by[33, "persistent"]["detail"]
     named = [r for r in rows if r["relation"] == "moves card"]
     assert all(r["cards"] for r in named)
+    # a lasting reaction (Nixon's Pledge), with the rules that announce what it waits for
+    pledge = by[76, "reacts to"]
+    assert pledge["target"] == "card_played" and "whenever card_played(" in pledge["detail"]
+    assert "spend_cp" in pledge["readers"] and "announced by " in pledge["detail"]
 
 
 def test_interactions_table_is_readable(run):

@@ -180,7 +180,8 @@ def test_show_refuses_what_is_no_card_nor_zone_and_a_viewer_who_is_no_player():
 
 
 def test_told_lines_count_towards_the_log_budget():
-    game = Game.new(PROGRAM, seed=3, budget=Budget(log_lines=2))
+    game = Game.new(PROGRAM, seed=3)  # the set-up narrates more than two lines
+    game.machine.budget = Budget(log_lines=2)
     game.machine.log_lines = 0
     tell = Tell(("const", "ann"), ("const", "hi"))
     tell.run(game.machine, SimpleNamespace(env={}))

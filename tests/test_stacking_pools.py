@@ -417,3 +417,16 @@ def test_placing_more_pieces_than_the_supply_holds_is_a_rule_error(game, pool, w
     game.machine.place(pool, "cy", where, 10 + opposed)  # all there is
     assert s.counters["supply"]["cy"] == 0
     assert first_violation(game.program, s) is None
+
+
+def test_players_whose_names_share_a_letter_keep_distinct_marks(game, program):
+    # the web once marked counts by the first letter alone: USA and USSR were both `U`
+    import dataclasses
+
+    view = {**program.view, "players": {"ann": {"name": "USA"}, "bob": {"name": "USSR"},
+                                        "cy": {"name": "UK"}}}
+    game.program = dataclasses.replace(program, view=view)
+    marks = {p["id"]: p["mark"] for p in board_for(game, "bob")["players"]}
+    assert marks == {"ann": "USA", "bob": "USS", "cy": "UK"}
+    assert {p["id"]: p["mark"] for p in board_for(Game.new(program), "bob")["players"]} == {
+        "ann": "A", "bob": "B", "cy": "C"}  # as the terminal marks them (A2 B1 C1)

@@ -16,7 +16,7 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra")
 uvicorn = pytest.importorskip("uvicorn", reason="needs the web extra")
 
-from webpages import ARGS, CHROMIUM, actions, invitation, new_game, serve, settle  # noqa: E402
+from webpages import CHROMIUM, actions, chromium, invitation, new_game, serve, settle  # noqa: E402
 
 from hustings.tools.web.app import create_app  # noqa: E402
 
@@ -33,10 +33,8 @@ def server():
 
 @pytest.fixture
 def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +124,7 @@ def test_clicking_a_state_campaigns_there(server, browser, monkeypatch):
         '#decision .dim')].some((d) => d.textContent.startsWith('only ')))""")
     if actions(page) == before:  # the place has several options: the list shows only them
         offered = page.locator("#decision button.option")
-        assert all(place in t for t in offered.all_inner_texts())
+        assert all(support["name"] in t for t in offered.all_inner_texts())  # its name
         offered.first.click()
     page.wait_for_function(f"() => Number(document.body.dataset.actions) > {before}")
     settle(page)

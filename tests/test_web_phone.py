@@ -19,9 +19,10 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra")
 uvicorn = pytest.importorskip("uvicorn", reason="needs the web extra")
 
-from webpages import ARGS, CHROMIUM, actions, new_game, serve, settle  # noqa: E402
+from webpages import CHROMIUM, actions, chromium, new_game, serve, settle  # noqa: E402
 
 from hustings.dsl.loading import builtin_pack  # noqa: E402
+from hustings.tools.terminal.choices import options_of  # noqa: E402
 from hustings.tools.web.app import create_app  # noqa: E402
 from hustings.tools.web.board import board_for  # noqa: E402
 
@@ -34,10 +35,8 @@ PHONES = [(390, 844), (360, 740)]
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -257,3 +256,27 @@ def test_the_cards_a_log_names_are_found_as_whole_titles():
     assert found[str(by_title["Action card 10"])]["title"] == "Action card 10"
     assert set(cards_named(server, game, ["(Action card 1)"])) == {str(by_title["Action card 1"])}
     assert cards_named(server, game, ["Action card 1x", "no card here"]) == {}
+
+
+def test_a_place_off_the_map_is_named_on_its_option_button(browser):
+    # random play until a decision offers places the map does not draw (1960's media
+    # regions): each button names its place as the board does ("West"), never by its id
+    # ("west"), while a place on the map keeps the map's own label
+    with open_game(browser, "1960", (390, 844)) as (page, session):
+        names = session.game.program.names
+        on_map = set(page.eval_on_selector_all("svg.map path[data-place]",
+                                               "ps => ps.map((p) => p.dataset.place)"))
+        rng = random.Random(5)
+        for _ in range(400):
+            places = {o.place for o in options_of(session.game)} - {None}
+            if len(places - on_map) >= 2:
+                break
+            session.apply(rng.randrange(session.game.num_actions()))
+        else:
+            pytest.fail("no decision offered places off the map in 400 moves")
+        page.reload()
+        settle(page)
+        shown = page.locator("#decision button.option").all_inner_texts()
+        assert {names[p] for p in places - on_map} <= set(shown), shown
+        ids = [t for t in shown if t in names and names[t] != t and t not in on_map]
+        assert not ids, f"buttons show ids: {ids}"

@@ -109,13 +109,13 @@ def tried(world: Game, index: int, me: str, real: Game | None = None) -> float |
     the option is not chosen, so what the agent picks never depends on the real hidden
     cards.
     """
-    trial = world.fork()
+    trial = world.fork(narrate=False)  # a look-ahead nobody reads
     try:
         trial.apply_action(index)
         return position_value(trial, me)
     except RuleError:
         if real is not None:
-            check = real.fork()
+            check = real.fork(narrate=False)
             check.apply_action(index)  # raises if the content itself is broken
             position_value(check, me)
         return None

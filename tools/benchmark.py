@@ -44,9 +44,11 @@ class Tally:
 
 
 def play_games(program: Program, seeds: list[int], yardsticks: Yardsticks | None = None,
-               chunk: float = CHUNK_SECONDS) -> Tally:
+               chunk: float = CHUNK_SECONDS, narrate: bool = False) -> Tally:
     """The games of `seeds`; with `yardsticks`, a slice of each after every `chunk` of
-    CPU time of games (and after the last), its time kept out of the games'."""
+    CPU time of games (and after the last), its time kept out of the games'. The games
+    are played as simulations play them, without the engine's narration (`narrate`: with
+    it, as a person's game is; `narrated_speed`)."""
     from ..interpreter.errors import RuleError
     from ..interpreter.game import Game
     from .agents import random_agent
@@ -56,7 +58,7 @@ def play_games(program: Program, seeds: list[int], yardsticks: Yardsticks | None
     decisions, cpu = 0, time.process_time()
     for seed in seeds:
         try:
-            game = Game.new(program, seed=seed, safe=False)
+            game = Game.new(program, seed=seed, safe=False, narrate=narrate)
             agent = random_agent(seed)
             while not game.is_terminal():
                 game.apply_action(agent(game))
@@ -89,6 +91,16 @@ BRANCHING_GAMES = 20
 REFERENCE_BRANCHING_GAMES = 1000
 
 
+NARRATED_GAMES = 20  # games played again with the narration a person's game has
+
+
+def narrated_speed(program: Program, seeds: list[int]) -> float:
+    """Games/s (CPU time) of the first seeds' games with the engine's narration of every
+    decision and change, as `play` and `serve` play them."""
+    tally = play_games(program, seeds[:NARRATED_GAMES], narrate=True)
+    return tally.games / max(tally.cpu, 1e-9)
+
+
 def options_per_decision(new_game: Callable[[int], Any], seeds: Iterable[int]) -> float:
     """The mean number of options a decision offers (the game's branching factor) over
     the games of `seeds`, replayed by the bench's random agent off the clock (the same
@@ -113,7 +125,8 @@ def branching(program: Program, first_seed: int, games: int) -> tuple[float, flo
     from .reference_game import TicTacToe
 
     seeds = range(first_seed, first_seed + min(games, BRANCHING_GAMES))
-    pack = options_per_decision(lambda s: Game.new(program, seed=s, safe=False), seeds)
+    pack = options_per_decision(lambda s: Game.new(program, seed=s, safe=False,
+                                                   narrate=False), seeds)
     plain = range(first_seed, first_seed + REFERENCE_BRANCHING_GAMES)
     return pack, options_per_decision(lambda _: TicTacToe(), plain)
 

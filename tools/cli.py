@@ -501,7 +501,11 @@ def bench_command(args: argparse.Namespace) -> int:
             yardsticks.close()
     branching = benchmark.branching(program, args.seed, args.games)  # off the clock
     figures = benchmark.summary(tallies, yardsticks, memory, branching)
+    narrated = benchmark.narrated_speed(program, blocks[0])  # off the yardsticks' clock
+    figures["narrated_games_per_s"] = round(narrated, 1)
     lines = benchmark.report_lines(figures, memory)
+    lines.insert(3, f"  with the narration a person's game has (play, serve), the first "
+                 f"{min(args.games, benchmark.NARRATED_GAMES)} games: {narrated:.1f} games/s")
     times = startup_times(args) if args.startup else None
     figures.update(startup.figures(times))
     if times:

@@ -10,6 +10,7 @@ the same decisions after a resume or an undo give the same game, byte for byte.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -27,7 +28,6 @@ from ..interpreter.program import Program
 from ..interpreter.support import holdings, leader
 from .agents import AGENTS, Agent, make_agent
 from .failures import INTERRUPTED, InputError, UsageError
-from .terminal.look import player_name
 from .terminal.requests import QuitRequest, SaveRequest, UndoRequest
 from .wording import ui
 
@@ -214,6 +214,8 @@ class Session:
     game: Game | None = None
     shown: dict[str | None, int] = field(default_factory=dict)  # narration printed, per reader
     humans: dict[str, Agent] = field(default_factory=dict)  # one prompt per human seat
+    # what `hustings play --resume FILE` needs besides the file: the pack and mods' folders
+    resume_with: str = ""
 
     def human_seats(self) -> list[str]:
         return [p for p, kind in self.seats.items() if kind == HUMAN]
@@ -325,12 +327,9 @@ class Session:
                     shown = action if len(action) <= 60 else action[:57] + "..."
                     raise InputError(f"{source}: action {n} {shown!r} is not legal for "
                                      f"{game.current_player()} at that point") from None
-            player = game.current_player()
             if narrate:
                 self.narrate()
-            label = self.apply(index, mark=marked is not None and n - 1 in marked)
-            if narrate:
-                print(f"  [{player_name(self.program, player)}] {label}")
+            self.apply(index, mark=marked is not None and n - 1 in marked)
         if marked is None and self.human_seats():
             self.rewind(len(self.actions))
         if not narrate:
@@ -471,6 +470,7 @@ class PlayArgs:
 
 def play(a: PlayArgs) -> int:
     session, recorded = open_session(a)
+    session.resume_with = resume_arguments(a)
     if a.replay:
         session.replay(recorded.actions, a.replay, narrate=not a.quiet)
         if not session.game.is_terminal():
@@ -492,6 +492,13 @@ def play(a: PlayArgs) -> int:
             raise InputError(f"--log {a.log}: the log could not be written ({e.strerror})") \
                 from None
     return 0
+
+
+def resume_arguments(a: PlayArgs) -> str:
+    """` --pack P --mod M`: what the command that goes on with a saved game needs to be
+    given again (the save records the seats, options and actions, not where the pack is)."""
+    folders = ([("--pack", a.pack)] if a.pack is not None else []) + [("--mod", m) for m in a.mods]
+    return "".join(f" {flag} {shlex.quote(str(path))}" for flag, path in folders)
 
 
 def load_recorded(load: Callable[[], Program], source: Path | None) -> Program:
@@ -574,16 +581,13 @@ def run_loop(session: Session, quiet: bool, default_save: Path) -> int:
         except InputError as e:  # an AI seat met a rule error weighing its options
             raise kept(session, default_save, e) from None
         try:
-            label = session.apply(index)
+            session.apply(index)
         except InputError as e:  # the move broke the rules: the game is as it was
             if session.seats.get(player) != HUMAN:
                 raise kept(session, default_save, e) from None
             print(f"  {e}\n" + ui(session.program, "  the game is as it was before that "
                                      "move: choose another (or save, undo, quit)"))
             continue
-        # an AI's label may name what its hand held: a person reads the narration only
-        if not quiet and (session.seats.get(player) == HUMAN or not session.human_seats()):
-            print(f"  [{player_name(session.program, player)}] {label}")
     if not quiet:
         session.narrate(session.closing_reader())
     return 0
@@ -631,7 +635,7 @@ def kept(session: Session, path: Path, error: InputError) -> InputError:
     except OSError:
         return error
     return InputError(f"{error}\n  the game before that move is saved in {path} "
-                      f"(go on with: hustings play --resume {path})")
+                      f"(go on with: hustings play --resume {path}{session.resume_with})")
 
 
 def save_and_say(session: Session, path: Path) -> None:
@@ -641,8 +645,8 @@ def save_and_say(session: Session, path: Path) -> None:
     except (UsageError, OSError) as e:
         print(ui(session.program, "  not saved: {error}", error=e))
         return
-    print(ui(session.program, "  saved to {path} (go on later with: hustings play --resume "
-                              "{path})", path=path))
+    print(ui(session.program, "  saved to {path} (go on later with: {command})", path=path,
+             command=f"hustings play --resume {path}{session.resume_with}"))
 
 
 def quit_session(session: Session, default_save: Path) -> int:
@@ -668,15 +672,24 @@ def interrupted(session: Session, default_save: Path, stop: BaseException) -> in
         print(ui(program, "hustings: {why}; the game could not be saved to {path} ({error})",
                  why=why, path=default_save, error=e.strerror), file=sys.stderr)
         return INTERRUPTED
-    print(ui(program, "hustings: {why}; the game is saved in {path} (go on with: hustings "
-                      "play --resume {path})", why=why, path=default_save), file=sys.stderr)
+    print(ui(program, "hustings: {why}; the game is saved in {path} (go on with: {command})",
+             why=why, path=default_save,
+             command=f"hustings play --resume {default_save}{session.resume_with}"),
+          file=sys.stderr)
     return INTERRUPTED
 
 
 def finish(session: Session, quiet: bool) -> None:
+    """Print the final map and the result; a game its rules end without recording any
+    result gets a warning saying how to record one, not a silent `{}`."""
     if not quiet:
         print(final_map(session.game))
-    print(json.dumps(session.game.result() or {}, sort_keys=True))
+    result = session.game.result() or {}
+    print(json.dumps(result, sort_keys=True))
+    if not result:
+        print("hustings: warning: the game ended but its rules recorded no result: record "
+              "one before it ends (`record winner as P`, or `record winner as none` for a "
+              "draw)", file=sys.stderr)
 
 
 def check_writable(path: Path) -> None:

@@ -82,7 +82,7 @@ def iterate(game: Game, me: str, root: Node, rng: random.Random, depth: int,
     and the rules may then fail: that iteration is dropped as if never tried, its new node
     and its availability counts taken back. Only the search's guesses are thrown away; a
     failure of the real game still stops it."""
-    sim = game.fork()
+    sim = game.fork(narrate=False)  # the search reads values, never the narration
     deal_unseen(game.program, sim.state, me, rng, shown)
     node, path, counted, added = root, [], [], None
     try:

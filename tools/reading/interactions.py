@@ -1,6 +1,6 @@
 """Cards acting on cards (`hustings interactions`): which events prevent, move, deal,
-flip, reveal or resolve other cards, which set lasting effects the rules read,
-and which cards the rules keep for later.
+flip, reveal or resolve other cards, which set lasting effects the rules read or lasting
+reactions the rules' announcements set off, and which cards the rules keep for later.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from .render import Renderer
 from .rule_analysis import (
     PERSISTENT,
     PREVENTED,
+    announcers,
     builtin_users,
     card_params,
     effect_readers,
@@ -27,7 +28,7 @@ from .walk import Step, context_note, walk
 class Interaction:
     card: int
     title: str
-    relation: str  # prevents, moves card, moves cards, deals cards, resolves event, ...
+    relation: str  # prevents, moves card, moves cards, deals cards, reacts to, ...
     target: str
     detail: str
     cards: list[int] = field(default_factory=list)  # cards named outright
@@ -53,6 +54,7 @@ class _InteractionFinder:
         self.typed = card_params(program, self.r)
         self.runners = event_runners(program, self.r)
         self.handling = persistent_handling(program, self.r)
+        self.announcers = announcers(program, self.r)
 
     def card(self, number: int) -> list[Interaction]:
         title = str(self.p.cards[number].get("title", ""))
@@ -111,6 +113,10 @@ class _InteractionFinder:
         elif op == "effect":
             who = self.effect_readers.get(ins[2], [])
             yield "sets effect", ins[2], f"{text}; {read_by(who)}", [], who
+        elif op == "whenever":  # a lasting reaction: the rules' announcement sets it off
+            by = self.announcers.get(ins[1], [])
+            said = f"announced by {', '.join(by)}" if by else "announced by no rule"
+            yield "reacts to", ins[1], f"{text} {said}", [], by
         elif op == "call":
             yield from self.call(ins, text, bindings)
 

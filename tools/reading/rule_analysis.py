@@ -36,6 +36,15 @@ def procedure_steps(program: Program, r: Renderer) -> Iterator[tuple[str, Step]]
             yield name, step
 
 
+def announcers(program: Program, r: Renderer) -> dict[str, list[str]]:
+    """Announcement -> the procedures that announce it (a card's reaction waits on these)."""
+    found: dict[str, list[str]] = {}
+    for proc, step in procedure_steps(program, r):
+        if step.ins[0] == "announce" and proc not in found.setdefault(step.ins[1], []):
+            found[step.ins[1]].append(proc)
+    return found
+
+
 def _closure(direct: dict[str, set[str]], calls: dict[str, set[str]]) -> dict[str, set[str]]:
     """What each name reaches itself or through the names it calls, however deep."""
     g = nx.DiGraph([(a, b) for a, callees in calls.items() for b in callees])

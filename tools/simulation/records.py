@@ -72,7 +72,7 @@ def play_record(program: Program, seed: int, seats: dict[str, str]) -> dict[str,
     decisions = dict.fromkeys(program.players, 0)
     uses: list[list] = []
     try:
-        game = Game.new(program, seed=seed, safe=False)
+        game = Game.new(program, seed=seed, safe=False, narrate=False)  # nobody reads it
     except RuleError as e:
         raise InputError(f"rule error setting up game {seed}: {e}") from None
     actions = 0

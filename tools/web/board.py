@@ -14,7 +14,7 @@ from ...interpreter.game import Game
 from ...interpreter.support import holdings, leader
 from ..terminal.board import grouped, locations_of, value_of, zone_name
 from ..terminal.choices import options_of, sections
-from ..terminal.look import place_name, player_name, shown, shown_to
+from ..terminal.look import place_name, player_marks, player_name, shown, shown_to
 
 NARRATION_LINES = 120
 
@@ -24,9 +24,10 @@ def board_for(game: Game, viewer: str) -> dict[str, Any]:
     program = game.program
     view = program.view
     obs = game.observation(viewer)
+    marks = player_marks(program)  # the terminal's: the shortest distinct name prefixes
     return {
         "title": view.get("title") or program.name,
-        "players": [{"id": p, "name": player_name(program, p),
+        "players": [{"id": p, "name": player_name(program, p), "mark": marks[p],
                      "colour": view.get("players", {}).get(p, {}).get("colour", "default")}
                     for p in program.players],
         "status": [{"label": s["label"], "value": text(game, value_of(game, obs, s, None))}

@@ -33,6 +33,12 @@ const nameOf = (player) => {
   const p = ui.state && ui.state.board.players.find((x) => x.id === player);
   return p ? p.name : player;
 };
+// A player's mark beside a count (`K3`): the shortest prefix of the name no other player's
+// shares (USA and USSR are USA and USS), made by the server as the terminal makes it.
+const markOf = (player) => {
+  const p = ui.state && ui.state.board.players.find((x) => x.id === player);
+  return p ? p.mark : player;
+};
 
 async function api(method, path, body) {
   const response = await fetch(path, { method, credentials: "same-origin",
@@ -414,7 +420,7 @@ function changedPlaces(before, after) {
   return found;
 }
 
-// A place's support in a list: the owner's initial and count (`K3`), or in a stacking pool
+// A place's support in a list: the owner's mark and count (`K3`), or in a stacking pool
 // every player's, each in their colour.
 function support(group, place) {
   if (!place.holders.length) {
@@ -422,16 +428,26 @@ function support(group, place) {
   }
   if (!group.stacking) {
     return el("span", { class: "support", style: `color:${colour(place.owner)}`,
-      text: `${nameOf(place.owner)[0]}${place.count}` });
+      text: `${markOf(place.owner)}${place.count}` });
   }
   return el("span", { class: "support" }, ...place.holders.map(([p, n], i) =>
-    el("span", { style: `color:${colour(p)}`, text: `${i ? " " : ""}${nameOf(p)[0]}${n}` })));
+    el("span", { style: `color:${colour(p)}`, text: `${i ? " " : ""}${markOf(p)}${n}` })));
 }
 
 function cardTip(card) {
   if (!card) return null;
   const fields = Object.entries(card.fields).map(([k, v]) => `${k} ${v}`).join(", ");
   return `${card.number} ${card.title}${fields ? ` (${fields})` : ""}\n${card.text}`;
+}
+
+// A place off the map's regions is named as the board names it (the map shows its own
+// short labels; a region or a space elsewhere has only its name).
+function placeName(id) {
+  for (const group of ui.state.board.groups) {
+    const place = group.places && group.places[id];
+    if (place && place.name) return place.name;
+  }
+  return id;
 }
 
 function optionButton(o, d, label) {
@@ -471,7 +487,7 @@ function drawDecision() {
         inRegion.forEach((o) => row.append(optionButton(o, d, o.place)));
       }
       members.filter((o) => !regions.some((r) => r.places.includes(o.place)))
-        .forEach((o) => row.append(optionButton(o, d, o.place)));
+        .forEach((o) => row.append(optionButton(o, d, placeName(o.place))));
       list.append(row);
     } else {
       members.forEach((o) => list.append(el("div", { class: "option-row" }, optionButton(o, d))));
