@@ -28,6 +28,7 @@ from ..interpreter.program import Program
 from ..interpreter.support import holdings, leader
 from .agents import AGENTS, Agent, make_agent
 from .failures import INTERRUPTED, InputError, UsageError
+from .terminal.look import player_name
 from .terminal.requests import QuitRequest, SaveRequest, UndoRequest
 from .wording import ui
 
