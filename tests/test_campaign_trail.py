@@ -18,6 +18,7 @@ from hustings.interpreter.game import Game
 from hustings.tools.agents import greedy_agent, random_agent
 from hustings.tools.cli import main
 from hustings.tools.commands.soak import soak_game
+from hustings.tools.terminal.look import player_name
 
 PACK = builtin_pack("campaign-trail")
 PARTIES = {False: ["democrat", "republican"], True: ["democrat", "republican", "libertarian"]}
@@ -82,8 +83,11 @@ def test_the_final_map_lists_the_states_each_party_won(capsys):
     result = json.loads(lines[-1])
     start = lines.index("== Final map ==")
     shown = dict(line.split(":", 1) for line in lines[start + 1:start + 3])
+    program = load_pack(PACK)
+    party_of = {player_name(program, p): p for p in program.players}  # named as shown
+    assert len(shown) == 2 and set(shown) <= set(party_of)
     for party, states in shown.items():
-        assert len(states.split()) == result["states_won"][party]
+        assert len(states.split()) == result["states_won"][party_of[party]]
 
 
 def test_every_party_seat_takes_an_agent(capsys):

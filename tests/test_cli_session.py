@@ -137,7 +137,7 @@ def test_save_quit_resume_and_undo_end_byte_identical(straight, tmp_path, monkey
     code, out, _ = play(monkeypatch, capsys, script, "--resume", str(saved), "--quiet",
                         "--log", str(resumed))
     assert code == 0
-    assert "undone: kennedy's last decision and" in out
+    assert "undone: Kennedy's last decision and" in out
     assert result_line(out) == result
     assert resumed.read_bytes() == log.read_bytes()
     assert final_state(resumed) == final_state(log)
@@ -145,7 +145,7 @@ def test_save_quit_resume_and_undo_end_byte_identical(straight, tmp_path, monkey
 
 def test_undo_without_a_decision_to_take_back(monkeypatch, capsys, tmp_path):
     code, out, _ = play(monkeypatch, capsys, Script(["undo"]), *HUMAN)
-    assert code == 0 and "nothing to undo: kennedy has made no decision yet" in out
+    assert code == 0 and "nothing to undo: Kennedy has made no decision yet" in out
 
 
 def test_a_different_pick_really_changes_the_game(straight, tmp_path, monkeypatch, capsys):

@@ -19,6 +19,7 @@ import pytest
 from hustings.dsl.loading import builtin_pack, load_pack
 from hustings.interpreter.game import Game
 from hustings.interpreter.plurals import category, noun
+from hustings.tools.play import final_map
 from hustings.tools.terminal.board import render_board
 from hustings.tools.web.board import board_for, decision
 
@@ -135,6 +136,7 @@ def test_no_id_reaches_a_player(pack):
     for seat in [*program.players, None]:
         for text in game.narration(seat):
             check("narration", text)
+    check("final map", final_map(game), short)  # once `kennedy: CA CT ...`
     assert finds.seen > 100
     assert not finds.found, "\n".join(f"{k}: {sorted(v)[:3]}"
                                       for k, v in sorted(finds.found.items()))

@@ -621,9 +621,8 @@ def take_back_asked(session: Session, player: str) -> None:
 
 
 def seat(program: Program, player: str) -> str:
-    """A seat as the prompt's notes name it: by id in the pack's own words (as they always
-    did), by its display name in another language."""
-    return player_name(program, player) if program.catalog is not None else player
+    """A seat as the prompt's notes name it: by its display name."""
+    return player_name(program, player)
 
 
 def kept(session: Session, path: Path, error: InputError) -> InputError:
@@ -732,7 +731,6 @@ def final_map(game: Game) -> str:
         else:
             places = sorted(w for w, entry in s.pools.get(pool, {}).items()
                             if leader(holdings(entry)) == player)
-        # by id in the pack's own words (as it always printed); by name in another language
-        who = player_name(program, player) if program.catalog is not None else player
+        who = player_name(program, player)
         lines.append(f"{who}: {' '.join(places)}")
     return "\n".join(lines)
