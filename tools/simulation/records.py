@@ -59,14 +59,9 @@ class UseTable:
         return table
 
 
-_USES: dict[int, UseTable] = {}
-
-
 def play_record(program: Program, seed: int, seats: dict[str, str]) -> dict[str, Any]:
     """Play one seeded game between the seated agents and describe it."""
-    uses_table = _USES.get(id(program))
-    if uses_table is None:
-        uses_table = _USES[id(program)] = UseTable.of(program)
+    uses_table = program.once("card uses", UseTable.of)  # kept with the program it reads
     agents = {p: make_agent(seats[p], seed * 101 + i) for i, p in enumerate(program.players)}
     think = dict.fromkeys(program.players, 0.0)
     decisions = dict.fromkeys(program.players, 0)
