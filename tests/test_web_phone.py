@@ -280,3 +280,29 @@ def test_a_place_off_the_map_is_named_on_its_option_button(browser):
         assert {names[p] for p in places - on_map} <= set(shown), shown
         ids = [t for t in shown if t in names and names[t] != t and t not in on_map]
         assert not ids, f"buttons show ids: {ids}"
+
+
+LATIN = re.compile(r"[A-Za-z]+")
+
+
+def test_a_game_in_japanese_shows_the_pages_own_words_in_japanese(browser):
+    # the board's content came in the game's language, while the page's buttons, headings,
+    # legend and status line stayed English ("New game", "Narration", "hot seat: ...")
+    app = create_app(builtin_pack("1960"))
+    with serve(app) as base:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        game = new_game(page, base, {"kennedy": "human", "nixon": "human"}, hot_seat=True,
+                        lang="ja")
+        session = app.state.server.rooms.get(game["id"]).session
+        played(session, 30)
+        page.reload()
+        settle(page)
+        program = session.game.program
+        codes = {k for k in program.locations if len(k) == 2 and k.isupper()}
+        allowed = {"CP"} | codes  # the map's postal codes, as the Japanese manual keeps them
+        shown = page.inner_text("header") + "\n" + page.inner_text("#game")
+        english = sorted({w for w in LATIN.findall(shown)
+                          if w not in allowed and not (len(w) == 1 and w.isupper())})
+        assert not english, f"untranslated on the page: {english}"
+        assert "経過" in shown and "ルール" in shown  # Narration, Rule
+        page.close()

@@ -48,6 +48,7 @@ from ..agents import parse_agent
 from ..failures import InputError, UsageError
 from .board import board_for, card, decision
 from .rooms import AI_MOVE_SECONDS, TABLE, Asked, NotYours, Room, Rooms
+from .words import page_words
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 2_000_000
@@ -344,6 +345,7 @@ def state_of(request: Request, room: Room, seat: str) -> dict[str, Any]:
         "waiting": {"player": pending["player"], "prompt": pending["prompt"]}
         if pending and not mine else None,
         "decision": shown,
+        "words": page_words(game.program),  # the page's own words in the game's language
     }
 
 

@@ -15,6 +15,7 @@ from ...interpreter.support import holdings, leader
 from ..terminal.board import grouped, locations_of, value_of, zone_name
 from ..terminal.choices import options_of, sections
 from ..terminal.look import place_name, player_marks, player_name, shown, shown_to
+from ..wording import heading
 
 NARRATION_LINES = 120
 
@@ -84,7 +85,7 @@ def support_at(program, entry: Any) -> dict[str, Any]:
 def card(game: Game, number: int) -> dict[str, Any]:
     info = game.program.cards.get(number, {})
     columns = game.program.view.get("card_columns", ["number", "title", "text"])
-    fields = {c: shown(game.program, info.get(c)) for c in columns
+    fields = {heading(c, game.program): shown(game.program, info.get(c)) for c in columns
               if info.get(c) not in (None, "") and c not in ("number", "title", "text")}
     return {"number": number, "title": info.get("title", str(number)),
             "text": info.get("text", ""), "fields": fields}

@@ -29,6 +29,12 @@ const colour = (player) => {
   const p = ui.state && ui.state.board.players.find((x) => x.id === player);
   return p ? (COLOURS[p.colour] || p.colour) : COLOURS.default;
 };
+// The page's own words in the game's language (the server sends them as `words`, by the
+// English each stands for; an English game sends none), `{name}` filled from `values`.
+const t = (text, values = {}) => {
+  const shown = (ui.state && ui.state.words && ui.state.words[text]) || text;
+  return shown.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+};
 const nameOf = (player) => {
   const p = ui.state && ui.state.board.players.find((x) => x.id === player);
   return p ? p.name : player;
@@ -109,6 +115,7 @@ function draw() {
   }
   if (!ui.seen || ui.seen.actions !== ui.state.actions) ui.seen = { actions: ui.state.actions, board };
   $("game").hidden = false;
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
   $("title").textContent = board.title;
   document.title = board.title;
   drawStatus(board);
@@ -131,7 +138,8 @@ function draw() {
 function drawStatus(board) {
   const parts = board.status.filter((s) => s.value !== "").map((s) =>
     el("span", {}, `${s.label} `, el("b", { text: s.value })));
-  const who = ui.state.table ? `hot seat: ${nameOf(ui.state.viewer)} to look` : `you: ${nameOf(ui.state.viewer)}`;
+  const who = t(ui.state.table ? "hot seat: {player} to look" : "you: {player}",
+    { player: nameOf(ui.state.viewer) });
   parts.push(el("span", { class: "dim", "data-you": ui.state.viewer,
     text: ui.state.seed === null ? who : `seed ${ui.state.seed} · ${who}` }));
   $("status").replaceChildren(...parts);
@@ -144,7 +152,7 @@ function drawResult(board) {
   const value = (v) => (v && typeof v === "object"
     ? Object.entries(v).map(([p, n]) => `${nameOf(p)} ${n}`).join(", ") : nameOf(v));
   const bits = Object.entries(board.result).map(([k, v]) => `${k.replace(/_/g, " ")}: ${value(v)}`);
-  box.replaceChildren(el("b", { text: "Game over — " }), bits.join(" · "));
+  box.replaceChildren(el("b", { text: t("Game over — ") }), bits.join(" · "));
 }
 
 function drawPlayers(board) {
@@ -354,16 +362,16 @@ function legend(group) {
   const board = ui.state.board;
   const swatch = (style) => el("span", { class: "swatch", style });
   const items = board.players.map((p) => el("span", { class: "item", "data-legend": p.id },
-    swatch(`background:${colour(p.id)}`), `${p.name} leads (darker: more)`));
-  items.push(el("span", { class: "item" }, swatch("background:#b3ae9f"), "tied"),
-    el("span", { class: "item" }, swatch("background:#d8d4c8"), "nobody"));
+    swatch(`background:${colour(p.id)}`), t("{player} leads (darker: more)", { player: p.name })));
+  items.push(el("span", { class: "item" }, swatch("background:#b3ae9f"), t("tied")),
+    el("span", { class: "item" }, swatch("background:#d8d4c8"), t("nobody")));
   const tokenPlayers = Object.keys(board.tokens);
   if (tokenPlayers.length) {
     items.push(...tokenPlayers.map((p) => el("span", { class: "item", "data-legend-token": p },
-      el("span", { class: "dot", style: `background:${colour(p)}` }), `${nameOf(p)}'s token`)));
+      el("span", { class: "dot", style: `background:${colour(p)}` }), t("{player}'s token", { player: nameOf(p) }))));
   }
   if (group.stacking) items.push(el("span", { class: "item dim", text: "numbers: each player's pieces" }));
-  items.push(el("span", { class: "item" }, swatch("background:#fff;outline:2px solid #f0b400"), "changed by the last move"));
+  items.push(el("span", { class: "item" }, swatch("background:#fff;outline:2px solid #f0b400"), t("changed by the last move")));
   return el("div", { class: "legend", "data-legend-for": group.title }, ...items);
 }
 
@@ -459,11 +467,12 @@ function optionButton(o, d, label) {
 function drawDecision() {
   const box = $("decision");
   const s = ui.state;
-  if (s.board.result) { box.replaceChildren(el("b", { text: "The game is over." })); return; }
+  if (s.board.result) { box.replaceChildren(el("b", { text: t("The game is over.") })); return; }
   if (!s.decision) {
     const who = s.waiting ? nameOf(s.waiting.player) : "";
     box.replaceChildren(el("span", { class: "dim",
-      text: s.ai_turn ? `${who} is thinking…` : `Waiting for ${who}: ${s.waiting ? s.waiting.prompt : ""}` }));
+      text: s.ai_turn ? t("{player} is thinking…", { player: who })
+        : t("Waiting for {player}: {prompt}", { player: who, prompt: s.waiting ? s.waiting.prompt : "" }) }));
     return;
   }
   const d = s.decision;
@@ -493,22 +502,22 @@ function drawDecision() {
       members.forEach((o) => list.append(el("div", { class: "option-row" }, optionButton(o, d))));
     }
   }
-  const filter = el("input", { class: "filter", type: "search", placeholder: "filter options",
+  const filter = el("input", { class: "filter", type: "search", placeholder: t("filter options"),
     value: ui.filter, oninput: (e) => { ui.filter = e.target.value; drawDecision(); focusFilter(); } });
   box.replaceChildren(...[
     el("div", { class: "prompt",
-      text: d.question ? `${nameOf(d.player)}: ${d.question}` : `${nameOf(d.player)} to choose` }),
+      text: d.question ? `${nameOf(d.player)}: ${d.question}` : t("{player} to choose", { player: nameOf(d.player) }) }),
     d.status ? el("div", { class: "remark", text: d.status }) : null,
-    ui.place ? el("div", { class: "dim" }, `only ${ui.place} `,
-      el("button", { type: "button", onclick: () => { ui.place = null; drawDecision(); } }, "show all")) : null,
+    ui.place ? el("div", { class: "dim" }, t("only {place} ", { place: ui.place }),
+      el("button", { type: "button", onclick: () => { ui.place = null; drawDecision(); } }, t("show all"))) : null,
     d.options.length > 8 ? filter : null,
     list,
     el("div", { class: "dim" },
       el("button", { type: "button", id: "rule-toggle",
-        onclick: () => { ui.showRule = !ui.showRule; drawDecision(); } }, "Rule"),
+        onclick: () => { ui.showRule = !ui.showRule; drawDecision(); } }, t("Rule")),
       // the file and line (the column is the API's, for tools)
       ui.showRule ? el("span", { class: "rule", id: "rule",
-        text: ` ${d.rule ? d.rule.replace(/(:\d+):\d+$/, "$1") : "(no position)"}` }) : null),
+        text: ` ${d.rule ? d.rule.replace(/(:\d+):\d+$/, "$1") : t("(no position)")}` }) : null),
   ].filter(Boolean));
 }
 
@@ -521,8 +530,9 @@ function drawHands(board) {
   const parts = [];
   for (const hand of board.hands) {
     const others = Object.entries(hand.counts).filter(([p]) => p !== ui.state.viewer)
-      .map(([p, n]) => `${nameOf(p)} holds ${n}`).join(", ");
-    parts.push(el("h2", { text: `${hand.name} of ${nameOf(ui.state.viewer)}${others ? ` (${others})` : ""}` }));
+      .map(([p, n]) => t("{player} holds {n}", { player: nameOf(p), n })).join(", ");
+    parts.push(el("h2", { text: t("{hand} of {player}", { hand: hand.name, player: nameOf(ui.state.viewer) })
+      + (others ? ` (${others})` : "") }));
     const cards = el("div", { class: "cards", "data-hand": hand.zone });
     for (const c of hand.cards) {
       const fields = Object.entries(c.fields).map(([k, v]) => `${k} ${v}`).join(" · ");
@@ -535,11 +545,11 @@ function drawHands(board) {
     parts.push(cards);
   }
   if (board.shown.length) {  // what the rules showed this player once, as it was then
-    parts.push(el("h2", { text: "Shown to you" }));
+    parts.push(el("h2", { text: t("Shown to you") }));
     parts.push(el("div", { class: "cards", "data-shown": "" }, ...board.shown.map(({ card: c, from }) =>
       el("div", { class: "card", "data-card": c.number, title: cardTip(c) },
         el("div", { class: "ctitle", text: `${c.number} ${c.title}` }),
-        el("div", { class: "fields", text: `seen in ${from}` }),
+        el("div", { class: "fields", text: t("seen in {zone}", { zone: from }) }),
         el("div", { class: "text", text: c.text })))));
   }
   $("hands").replaceChildren(...parts);
