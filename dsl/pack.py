@@ -742,7 +742,8 @@ class _Loader:
             counters=[*manifest.counters,
                       *(n for n, v in manifest.tracks.items() if isinstance(v, NumericTrack))],
             variables={**manifest.variables, **{f"option_{k}": v for k, v in options.items()}},
-            pools={n: PoolSpec(p.kind, p.pieces, p.stacking) for n, p in manifest.pools.items()},
+            pools={n: PoolSpec(p.kind, p.pieces, p.stacking, pool_name(manifest, n))
+                   for n, p in manifest.pools.items()},
             locations=locations,
             kinds=kinds,
             travel_area=travel_area,
@@ -837,6 +838,13 @@ class _Loader:
             "bag_pieces": manifest.bag.pieces if manifest.bag else None,
             "signed": sorted(n for n, c in manifest.counters.items() if c.signed),
         }
+
+
+def pool_name(manifest: PackManifest, pool: str) -> str:
+    """What a person reads for a pool's pieces: its `name:`, else the pack's name for its id,
+    else the id with spaces (the engine adds no noun of its own: a pack names its pieces)."""
+    declared = manifest.pools[pool].name or manifest.names.get(pool)
+    return declared or pool.replace("_", " ")
 
 
 def display_names(manifest: PackManifest, locations: dict[str, dict]) -> dict[str, str]:

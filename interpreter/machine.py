@@ -442,7 +442,7 @@ class Machine:
                 counters[pieces][who] -= n
             total = n if here is None else here[1] + n
             if too_big(total):
-                raise RuleError(f"support at {where} would pass the 64-bit limit")
+                raise RuleError(f"{self.p.pools[pool].name} at {where} would pass the 64-bit limit")
             held[where] = [who, total]
             if pieces and too_big(counters[pieces][who]):
                 raise RuleError(f"{pieces} of {who} would pass the 64-bit limit")
@@ -452,7 +452,7 @@ class Machine:
         here = held.get(where)
         total = (here.get(who, 0) if here else 0) + n
         if too_big(total):
-            raise RuleError(f"support at {where} would pass the 64-bit limit")
+            raise RuleError(f"{self.p.pools[pool].name} at {where} would pass the 64-bit limit")
         pieces = self.p.pools[pool].pieces
         if pieces:
             counters = self.s.counters[pieces]

@@ -28,7 +28,7 @@ LINES = {
     "cause": " — {title}",
     "gains": "{player} gains {amount}",
     "loses": "{player} loses {amount}",
-    "support": "{pool} support in {place}: {before} → {after}",
+    "support": "{pool} in {place}: {before} → {after}",
     "moved": "{card} goes from {source} to {target}",
     "moved_many": "{card} go from {source} to {target}",
     "moved_in": "{card} goes to {target}",
@@ -125,7 +125,8 @@ def support(m, env: dict, pool: str, where: str, before: Any) -> None:
     joined = run is not None and run[0] == len(log) and run[1] == key
     first = run[2] if joined else holding(m, before)
     now = holding(m, after)
-    told = line(m, "change", text=line(m, "support", pool=name(m, pool), place=place(m, where),
+    pieces = m.p.pools[pool].name  # the pack's word for them: the engine adds none
+    told = line(m, "change", text=line(m, "support", pool=pieces, place=place(m, where),
                                      before=first, after=now), cause=cause(m, env))
     if first == now:  # the run came back to where it began: nothing to tell
         if joined:

@@ -263,8 +263,9 @@ class Place(Op):
 
 
 def _not_support(m, pool: str, where, who) -> None:
-    player_of(m, who, f"{pool} support is a player's")
-    raise RuleError(f"{pool} support goes on a place of kind {m.p.pools[pool].kind}, and "
+    shown = m.p.pools[pool].name
+    player_of(m, who, f"{shown} is a player's")
+    raise RuleError(f"{shown} goes on a place of kind {m.p.pools[pool].kind}, and "
                     f"{where!r:.80} is none")
 
 

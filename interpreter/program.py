@@ -26,6 +26,7 @@ class PoolSpec:
     kind: str
     pieces: str | None = None  # counter the pieces come from and return to (None: markers)
     stacking: bool = False
+    name: str = ""  # what a person reads for the pieces (the pack's word: "state support")
 
 
 @dataclass

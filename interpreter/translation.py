@@ -73,8 +73,10 @@ def translated(program: Program, catalog: Catalog) -> Program:
              for key, forms in program.nouns.items()}
     cards = {number: _card(card, tr) for number, card in program.cards.items()}
     locations = {key: _place(info, tr) for key, info in program.locations.items()}
+    pools = {key: dataclasses.replace(pool, name=tr(pool.name))
+             for key, pool in program.pools.items()}
     return dataclasses.replace(program, names=names, nouns=nouns, cards=cards,
-                               locations=locations,
+                               locations=locations, pools=pools,
                                view=_view(program.view, tr), language=catalog.language,
                                catalog=catalog)
 

@@ -59,6 +59,11 @@ class PoolDef(Strict):
         "whoever has strictly the most); false: one owner per place, and placing an opponent's "
         "support first removes the owner's pieces one for one",
     )
+    name: str | None = Field(
+        None, description="what a person reads for this pool's pieces in the narration and in "
+        "errors (1960: `state support`); left out, the pack's `names:` entry for the pool, or "
+        "its id with spaces for underscores",
+    )
     doc: str = ""
 
 

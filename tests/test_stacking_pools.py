@@ -223,7 +223,7 @@ def test_pieces_are_conserved_through_a_whole_game(game):
 
 def test_narration_tells_every_players_pieces(game):
     game.apply_action("vote in east")
-    assert "  voters support in North Town: Ann 1 → Ann 1, Bob 2 — Rally" in game.state.log
+    assert "  voters in North Town: Ann 1 → Ann 1, Bob 2 — Rally" in game.state.log
 
 
 def test_a_save_with_stacking_pools_loads_back_the_same(game, program):

@@ -80,6 +80,8 @@ def pack_texts(folder: Path, program: Any = None) -> list[str]:
     for forms in program.nouns.values():
         for word in forms.values():
             keep(word)
+    for pool in program.pools.values():
+        keep(pool.name)
     for text in view_texts(program.view):
         keep(text)
     for entry in pack_headings(folder):
