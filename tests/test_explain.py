@@ -174,6 +174,58 @@ def test_an_option_with_a_settled_condition_reads_without_it(tmp_path):
     assert outline.limits == ['option "rich" only if momentum of player > 2']
 
 
+EARLY_STOPS = {
+    902: "  if momentum of player == 0:\n    stop\n  player gains 1 momentum\n",
+    903: "  for s in [1, 2]:\n    if s > momentum of player:\n      stop\n"
+         "  player gains 1 rest_cubes\n",
+    904: "  if momentum of player > 2:\n    player gains 1 momentum\n  else:\n    stop\n"
+         "  player gains 1 rest_cubes\n",
+    905: "  if zone_size(hand of opponent) >= 3:\n    player gains 1 momentum\n",
+}
+
+
+@pytest.fixture(scope="module")
+def early_stops(tmp_path_factory):
+    import shutil
+
+    from hustings.dsl.loading import check_pack
+
+    pack = shutil.copytree(builtin_pack(), tmp_path_factory.mktemp("stops") / "pack",
+                           ignore=shutil.ignore_patterns("scenarios"))
+    for number, event in EARLY_STOPS.items():
+        (pack / "cards" / f"{number}-card.yaml").write_text(
+            f"number: {number}\ntitle: Card {number}\ncp: 2\nrest: 2\nicon: both\n"
+            f"issue: defense\nstate: NY\npersistent: null\ntext: A test card.\n"
+            f"event: |\n{event}")
+    return check_pack(pack).program
+
+
+def test_an_early_stop_conditions_what_follows_it(early_stops):
+    outline = explain(early_stops, 902)
+    assert outline.limits == ["stops early if momentum of player == 0"]
+    assert outline.changes == ["player gains 1 momentum  [unless momentum of player == 0]"]
+
+
+def test_an_early_stop_inside_a_loop_conditions_what_follows_the_loop(early_stops):
+    outline = explain(early_stops, 903)
+    assert "stops early if s > momentum of player  [for s in [1, 2]]" in outline.limits
+    assert outline.changes == [
+        "player gains 1 rest_cubes  [unless s > momentum of player]"]
+
+
+def test_an_else_that_stops_leaves_what_follows_under_the_condition(early_stops):
+    outline = explain(early_stops, 904)
+    assert outline.limits == ["only if momentum of player > 2"]
+    assert outline.changes == [
+        "player gains 1 momentum  [if momentum of player > 2]",
+        "player gains 1 rest_cubes  [only if momentum of player > 2]"]
+
+
+def test_a_card_that_reads_a_hand_says_so(early_stops):
+    outline = explain(early_stops, 905)
+    assert outline.reads["zones"] == ["hand of opponent"]
+
+
 def test_explain_json(run):
     code, out, _ = run("explain", "recount", "--format", "json")
     data = json.loads(out)

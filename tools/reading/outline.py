@@ -18,7 +18,7 @@ from ...interpreter.program import Program
 from .instructions import DECISIONS, LOOPS, SILENT, ZONE_OPERANDS, operands, subexprs
 from .render import Renderer
 from .rule_analysis import PERSISTENT, effect_readers, persistent_handling, read_by, readers
-from .walk import Step, call_view, context_note, walk
+from .walk import Step, call_view, context_note, stops, walk
 
 # Expression kinds that read the table, by the heading they are listed under.
 READ_KINDS = {"counter": "counters", "support_of": "pools", "support_at": "pools",
@@ -191,7 +191,8 @@ class _OutlineBuilder:
         if op in LOOPS:
             return ["loop: " + self.r.loop(ins) + ctx]
         if op == "if":  # constant conditions are settled by the call's arguments
-            return [f"only if {self.r.expr(cond)}{ctx}" for cond, _ in ins[1] if cond[0] != "const"]
+            return [f"{'stops early' if stops(self.p, block) else 'only'} if "
+                    f"{self.r.expr(cond)}{ctx}" for cond, block in ins[1] if cond[0] != "const"]
         if op == "menu":  # an option never offered is left out; one always offered is free
             return [f"option {self.r.expr(opt[0])} only if {self.r.expr(opt[3])}"
                     for opt in ins[2] if opt[3] is not None and opt[3][0] != "const"]

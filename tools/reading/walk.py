@@ -71,15 +71,41 @@ def _if_branches(ins: tuple, r: Renderer) -> list[Branch]:
     return out
 
 
+def stops(program: Program, block: int) -> bool:
+    """Whether a block always ends in `stop` (leaving the procedure or event at once)."""
+    body = program.blocks[block]
+    return bool(body) and body[-1][0] == "stop"
+
+
+def early_stops(program: Program, ins: tuple, r: Renderer) -> list[str]:
+    """What an `if` whose branch stops leaves the instructions after it running under:
+    `if x: stop` is `unless x` for everything that follows."""
+    if ins[0] != "if":
+        return []
+    out = []
+    for k, (cond, block) in enumerate(ins[1]):
+        if stops(program, block) and cond[0] != "const":
+            out.append(f"unless {r.expr(cond)}" if k == 0 else
+                       f"unless it stopped at `if {r.expr(cond)}`")
+    if ins[2] is not None and stops(program, ins[2]):
+        out.append(f"only if {r.expr(ins[1][0][0])}" if len(ins[1]) == 1 else
+                   "only if a condition of the `if` before held")
+    return out
+
+
 def walk(program: Program, root: int, r: Renderer, map_ins: Callable[[tuple], tuple] | None = None,
          context: tuple[str, ...] = (), trail: tuple = ()) -> Iterator[Step]:
-    """Every instruction of a block and its nested blocks, in text order."""
+    """Every instruction of a block and its nested blocks, in text order. An early `stop`
+    conditions what follows it, here and in the enclosing blocks (returned to them)."""
+    added: tuple[str, ...] = ()
     for i, ins in enumerate(program.blocks[root]):
         ins = map_ins(ins) if map_ins else ins
-        yield Step(root, i, ins, context, trail)
+        yield Step(root, i, ins, context + added, trail)
         for br in branches(ins, r):
-            yield from walk(program, br.block, r, map_ins, context + (br.context,),
-                            trail + ((root, i),))
+            added += yield from walk(program, br.block, r, map_ins,
+                                     context + added + (br.context,), trail + ((root, i),))
+        added += tuple(early_stops(program, ins, r))
+    return added
 
 
 def call_view(program: Program, ins: tuple) -> Callable[[tuple], tuple] | None:
