@@ -239,3 +239,21 @@ def test_flags_of_a_mod_procedure_stay_beside_its_name(tmp_path):
     assert ("  before_turn:\n    # runs before the pack's procedure of the same name\n"
             "    extends: before\n    body: |\n") in text
     assert format_text(text, "rules") == text  # a second run changes nothing
+
+
+def test_rows_lined_up_by_hand_stay_lined_up(tmp_path):
+    text = ("locations:\n  spaces:\n"
+            "    - {id: a,  name: \"Alpha  Base\", vp: 1}\n"
+            "    - {id: bb, name: \"Beta\",        vp: 12}\n"
+            "links:\n  - [a,  bb]\n  - [bb, c]\n")
+    assert format_text(text, "board") == text
+    # rows nobody lined up stay as written: alignment is kept, never invented
+    loose = ("locations:\n  spaces:\n"
+             "    - {id: a, name: \"Alpha  Base\", vp: 1}\n"
+             "    - {id: bb, name: \"Beta\", vp: 12}\n")
+    assert format_text(loose, "board") == loose
+
+
+def test_a_row_lined_up_by_hand_is_still_re_indented(tmp_path):
+    text = "links:\n    - [a,  bb]\n    - [bb, c]\n"
+    assert format_text(text, "board") == "links:\n  - [a,  bb]\n  - [bb, c]\n"

@@ -189,8 +189,48 @@ def format_text(text: str, kind: str = "yaml", data: Any = None) -> str:
     dumped = _dump(data)
     if dumped != ordered:
         dumped = _align_comments(ordered, dumped)
+    aligned = _keep_alignment(text, dumped)
     # Trailing spaces inside a block scalar are its text: then the untidied dump is used.
-    return _settle(text, [_tidy(dumped), dumped], expected)
+    return _settle(text, [_tidy(aligned), _tidy(dumped), dumped], expected)
+
+
+def _keep_alignment(before: str, after: str) -> str:
+    """The author's spacing inside a line, where the canonical line differs from theirs
+    only by it: rows lined up by hand (`- {id: a,  name: "Alpha",   vp: 1}`) stay lined up.
+    The indentation stays the canonical one (it is the layout), and the result is checked
+    to read as the same data like any other candidate."""
+    written: dict[str, list[str]] = {}
+    for line in before.splitlines():
+        written.setdefault(_spacing_free(line), []).append(line.strip())
+    out = []
+    for line in after.splitlines():
+        same = written.get(_spacing_free(line)) if line.strip() else None
+        out.append(" " * _indent(line) + same.pop(0) if same else line)
+    return "\n".join(out) + ("\n" if after.endswith("\n") else "")
+
+
+def _spacing_free(line: str) -> str:
+    """A line with each run of spaces outside quotes made one space."""
+    out: list[str] = []
+    quote = ""
+    for i, ch in enumerate(line.strip()):
+        if quote:
+            if ch == quote and not (quote == '"' and _escaped(line.strip(), i)):
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == " " and out and out[-1] == " ":
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _escaped(text: str, i: int) -> bool:
+    """Whether the character at `i` follows an odd number of backslashes."""
+    k = i
+    while k > 0 and text[k - 1] == "\\":
+        k -= 1
+    return (i - k) % 2 == 1
 
 
 def load(text: str) -> Any:
