@@ -29,6 +29,7 @@ def check_view(manifest: PackManifest, file: YamlFile, report: Report,
     for player in view.players:
         if player not in declared:
             bad(("players", player), "player", player, declared)
+    check_marks(view.players, file, report)
     for section in ("status", "player_rows"):
         for i, value in enumerate(getattr(view, section)):
             check_value(value, (section, i), manifest, functions, bad)
@@ -56,6 +57,22 @@ def check_view(manifest: PackManifest, file: YamlFile, report: Report,
     for i, column in enumerate(view.card_columns):
         if column not in fields:
             bad(("card_columns", i), "card field", column, fields)
+
+
+def check_marks(players: dict, file: YamlFile, report: Report) -> None:
+    """E117: two players given the same `short` mark could not be told apart on a board."""
+    seen: dict[str, str] = {}
+    for player, look in players.items():
+        mark = look.short.strip()
+        if look.short and not mark:
+            report.error(file.value_source("view", "players", player, "short"), "E117",
+                         f"the short mark of '{player}' is blank", "write 1 to 3 characters")
+        elif mark in seen:
+            report.error(file.value_source("view", "players", player, "short"), "E117",
+                         f"'{player}' and '{seen[mark]}' have the same short mark '{mark}'",
+                         "give each player a mark of their own")
+        elif mark:
+            seen[mark] = player
 
 
 def safe_file_name(name: str) -> bool:

@@ -137,6 +137,11 @@ class OptionDef(Strict):
 class PlayerLook(Strict):
     name: str = Field("", description="the player's name on screen (default: the player's id)")
     colour: str = Field("default", description="a colour name (e.g. blue, red, green, magenta)")
+    short: str = Field(
+        "", max_length=3, description="the player's mark where room is short (beside a count on "
+        "a place, on the terminal and the web board): 1 to 3 characters, distinct among the "
+        "players; default: the shortest distinct start of their names",
+    )
 
 
 class ShownValue(Strict):

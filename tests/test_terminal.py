@@ -135,6 +135,57 @@ def test_a_view_naming_what_the_pack_lacks_is_E116(tmp_path):
     assert errors[0].source.path.endswith("pack.yaml") and errors[0].source.line > 1
 
 
+def marks_of(players: list[str], looks: dict) -> dict[str, str]:
+    from types import SimpleNamespace
+
+    from hustings.tools.terminal.look import player_marks
+    return player_marks(SimpleNamespace(players=players, view={"players": looks}))
+
+
+def test_a_players_short_mark_is_the_packs_where_it_gives_one():
+    looks = {"usa": {"name": "USA", "short": "US"}, "ussr": {"name": "USSR", "short": "SU"}}
+    assert marks_of(["usa", "ussr"], looks) == {"usa": "US", "ussr": "SU"}
+    # without: the shortest distinct starts of the names
+    assert marks_of(["usa", "ussr"], {"usa": {"name": "USA"}, "ussr": {"name": "USSR"}}) == {
+        "usa": "USA", "ussr": "USS"}
+    # a mark worked out for one player never repeats another's given mark
+    looks = {"ann": {"name": "Ann", "short": "B"}, "bob": {"name": "Bob"}}
+    assert marks_of(["ann", "bob"], looks) == {"ann": "B", "bob": "Bo"}
+
+
+def test_the_boards_show_the_packs_short_marks(tmp_path):
+    pack = tmp_path / "pack"
+    shutil.copytree(builtin_pack(), pack, ignore=shutil.ignore_patterns("scenarios"))
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "kennedy: {name: Kennedy, colour: blue}",
+        "kennedy: {name: Kennedy, colour: blue, short: JFK}"))
+    game = Game.new(load_pack(pack), 1)
+    assert "JFK" in render_board(game, "nixon", 120)
+    from hustings.tools.web.board import board_for
+    shown = str(board_for(game, "nixon"))
+    assert "'JFK'" in shown
+
+
+@pytest.mark.parametrize("short, message", [
+    ("N", "'nixon' and 'kennedy' have the same short mark 'N'"),
+    ("' '", "the short mark of 'nixon' is blank"),
+])
+def test_two_players_with_one_short_mark_or_a_blank_one_is_E117(tmp_path, short, message):
+    pack = tmp_path / "pack"
+    shutil.copytree(builtin_pack(), pack, ignore=shutil.ignore_patterns("scenarios"))
+    manifest = pack / "pack.yaml"
+    text = manifest.read_text().replace("kennedy: {name: Kennedy, colour: blue}",
+                                        "kennedy: {name: Kennedy, colour: blue, short: N}")
+    manifest.write_text(text.replace("nixon: {name: Nixon, colour: red}",
+                                     f"nixon: {{name: Nixon, colour: red, short: {short}}}"))
+    errors = [d for d in check_pack(pack).report.errors if d.code == "E117"]
+    assert [e.message for e in errors] == [message]
+    row = next(i for i, line in enumerate(manifest.read_text().splitlines(), 1)
+               if "nixon: {name: Nixon" in line)
+    assert errors[0].source.path.endswith("pack.yaml") and errors[0].source.line == row
+
+
 # ---- the prompt -----------------------------------------------------------------
 def answer(game: Game, *answers: str) -> tuple[int, str]:
     """Run the human agent on scripted answers; the index picked and what was printed."""

@@ -21,13 +21,19 @@ def player_style(program: Program, player: Any) -> str:
 
 
 def player_marks(program: Program) -> dict[str, str]:
-    """A short mark per player for support counts: the shortest distinct name prefixes."""
-    names = {p: player_name(program, p) for p in program.players}
+    """A short mark per player for counts on a place: the pack's `short:` where it gives one,
+    else the shortest distinct starts of the names (distinct from the given marks too)."""
+    looks = program.view.get("players", {})
+    given = {p: (looks.get(p) or {}).get("short", "").strip() for p in program.players}
+    given = {p: mark for p, mark in given.items() if mark}
+    names = {p: player_name(program, p) for p in program.players if p not in given}
+    if not names:
+        return given
     for n in range(1, 1 + max(len(v) for v in names.values())):
         marks = {p: v[:n].upper() if n == 1 else v[:n] for p, v in names.items()}
-        if len(set(marks.values())) == len(marks):
-            return marks
-    return {p: p for p in program.players}
+        if len({*marks.values(), *given.values()}) == len(marks) + len(given):
+            return {p: given.get(p) or marks[p] for p in program.players}
+    return {p: given.get(p, p) for p in program.players}
 
 
 def zone_label(program: Program, key: str) -> str:
