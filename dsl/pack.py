@@ -251,6 +251,7 @@ class _Loader:
                                  f"{loc.id}: support owner '{loc.support.owner}' is not a "
                                  "player", did_you_mean(loc.support.owner, players))
         self.check_bounds(manifest)
+        self.check_shared_tracks(manifest)
         for name, counter in counters.items():
             if counter.start < 0 and not counter.signed and counter.min is None:
                 touch = (self.mods.touched.get(("setup", "counters", name, "start"))
@@ -283,6 +284,26 @@ class _Loader:
                                   f"outside {low if low is not None else '-∞'}.."
                                   f"{high if high is not None else '∞'}",
                                   "start it inside its bounds, or change min/max")
+
+    def check_shared_tracks(self, manifest: PackManifest) -> None:
+        """E118: a shared track is pulled by two different players of the pack."""
+        players = [*manifest.players, *(p for o in manifest.options.values() for p in o.players)]
+        for name, track in manifest.tracks.items():
+            if not isinstance(track, NumericTrack) or track.shared is None:
+                continue
+            ends = track.shared
+            for end in ("max", "min"):
+                who = getattr(ends, end)
+                if who not in players:
+                    self.report.error(
+                        self.manifest_file.value_source("tracks", name, "shared", end), "E118",
+                        f"the {end} end of shared track '{name}' is '{who}', not a player",
+                        did_you_mean(who, players) or f"players: {', '.join(players)}")
+            if ends.max == ends.min:
+                self.report.error(
+                    self.manifest_file.value_source("tracks", name, "shared", "min"), "E118",
+                    f"both ends of shared track '{name}' are '{ends.max}'",
+                    "give each end its own player: the one whose gains pull the marker there")
 
     # ---- declared fields of cards and locations ------------------------------
     def warn_plain_words(self) -> None:
@@ -752,6 +773,8 @@ class _Loader:
             tracks={n: list(v) for n, v in manifest.tracks.items()
                     if not isinstance(v, NumericTrack)},
             bounds=counter_bounds(manifest),
+            shared_tracks={n: t.shared.model_dump() for n, t in manifest.tracks.items()
+                           if isinstance(t, NumericTrack) and t.shared is not None},
             cards=card_table,
             events=events,
             procedures=procedures,

@@ -70,11 +70,16 @@ class Plan:
     def __init__(self, program: Program, direct: frozenset[str]) -> None:
         self.blocks = program.blocks
         self.direct = direct
+        # a move on a shared track that ends the game may empty the stack, as `finish` does
+        self.ending = frozenset(t for t, ends in program.shared_tracks.items()
+                                if ends["ends_game"])
         self.memo: dict[tuple[int, int], bool] = {}
 
     def pauses(self, ins: tuple, depth: int) -> bool:
         kind = ins[0]
         if kind in _PAUSING:
+            return True
+        if kind in ("gain", "lose", "pay") and ins[3] in self.ending:
             return True
         if kind == "call":
             return ins[1] not in self.direct

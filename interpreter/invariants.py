@@ -109,6 +109,8 @@ def counters(program: Program, s: GameState) -> Iterator[str]:
         if problem:
             yield problem
             continue
+        if name in program.shared_tracks and len(set(table.values())) > 1:
+            yield f"counters.{name} is one shared marker, but its players read {table}"
         low, high = lows.get(name), highs.get(name)
         for who, n in table.items():
             if low is not None and n < low:

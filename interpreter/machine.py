@@ -65,6 +65,7 @@ class Machine:
         known = program.once("known", lambda p: Known(p, ops))
         self.players, self.opponents, self.pieces = known.players, known.opponents, known.pieces
         self.lows, self.highs = known.lows, known.highs
+        self.shared = program.shared_tracks
         self.stacking, self.ranks = known.stacking, known.ranks
         self.functions, self.segments = known.functions, known.segments
         self.seen_in: dict[int, str] = {}  # card -> the zone it was last seen in (zone_of)

@@ -44,6 +44,7 @@ LINES = {
     "ended": "{player}'s {effect} ends",
     "token": "{player} moves to {place}",
     "track": "{track}: {order}",
+    "track_end": "{track} reaches {position}: {player} wins",
     "zone_of": "{player}'s {zone}",
     "none": "none",
     "holding": "{player} {count}",
@@ -109,6 +110,14 @@ def counter(m, env: dict, who: str, counter_name: str, change: int) -> None:
         amount = counted(m, abs(change), counter_name)
         tell(m, env, line(m, "gains" if change > 0 else "loses", player=player(m, who),
                           amount=amount))
+
+
+def track_end(m, env: dict, track: str, position: int, winner: str) -> None:
+    """`victory points reaches 20: Ann wins`."""
+    if not m.narrating:
+        return
+    m.say(line(m, "change", text=line(m, "track_end", track=name(m, track), position=position,
+                                     player=player(m, winner)), cause=cause(m, env)))
 
 
 def support(m, env: dict, pool: str, where: str, before: Any) -> None:

@@ -162,6 +162,8 @@ class Gain(Op):
             self.apply(m, env, n, self.who(m, env))
 
     def apply(self, m, env, n, who):
+        if self.counter in m.shared:
+            return pull(m, env, self.counter, who, n)
         table = m.s.counters[self.counter]
         try:
             before = table[who]
@@ -197,6 +199,8 @@ class Lose(_Spend):
     __slots__ = ()
 
     def apply(self, m, env, who, n):
+        if self.counter in m.shared:
+            return pull(m, env, self.counter, who, -max(0, n))
         table = m.s.counters[self.counter]
         try:
             before = table[who]
@@ -216,6 +220,8 @@ class Pay(_Spend):
     __slots__ = ()
 
     def apply(self, m, env, who, n):
+        if self.counter in m.shared:
+            return pull(m, env, self.counter, who, -n, exact=True)
         table = m.s.counters[self.counter]
         low = m.lows.get(self.counter)
         try:
@@ -228,6 +234,38 @@ class Pay(_Spend):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         table[who] = have - n
         tell.counter(m, env, who, self.counter, -n)
+
+
+def pull(m, env, track: str, who, n: int, exact: bool = False) -> None:
+    """`who` pulls a shared track's one marker n spaces toward their own end (away from it
+    for a negative n), stopping at the ends; `exact` (a payment): the whole way or not at
+    all. Every player's entry holds the same position. Reaching an end of a track that
+    `ends_game` finishes the game with that end's player as the winner."""
+    ends = m.shared[track]
+    if who == ends["max"]:
+        sign = 1
+    elif who == ends["min"]:
+        sign = -1
+    else:
+        raise RuleError(f"{track} is pulled by {ends['max']} and {ends['min']} only, "
+                        f"not {str(who)[:80]!r}")
+    table = m.s.counters[track]
+    before = table[who]
+    low, high = m.lows[track], m.highs[track]
+    wanted = before + sign * n
+    if too_big(wanted):
+        raise RuleError(f"{track} would pass the 64-bit limit")
+    if exact and not low <= wanted <= high:
+        raise RuleError(f"{who} cannot pay {-n} {track} (the marker is at {before})")
+    after = min(high, max(low, wanted))
+    for player in table:
+        table[player] = after
+    tell.counter(m, env, who, track, sign * (after - before))
+    if ends["ends_game"] and after != before and after in (low, high):
+        winner = ends["max"] if after == high else ends["min"]
+        m.s.result = {**(m.s.result or {}), "winner": winner}
+        tell.track_end(m, env, track, after, winner)
+        m.s.stack.clear()
 
 
 def _copy(here):

@@ -76,6 +76,8 @@ class Program:
     agents: dict[str, Any] = field(default_factory=dict)
     # Counter (a numbered track is one too) -> [least, greatest] (None: no bound).
     bounds: dict[str, list] = field(default_factory=dict)
+    # Shared tracks: name -> {"max": player, "min": player, "ends_game": bool}
+    shared_tracks: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Announcement -> its parameters; the rules' reactions to each, in load order.
     announcements: dict[str, list[str]] = field(default_factory=dict)
     reactions: dict[str, list[int]] = field(default_factory=dict)

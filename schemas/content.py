@@ -26,12 +26,29 @@ class CounterDef(Strict):
     doc: str = ""
 
 
+class SharedEnds(Strict):
+    """The two ends of a shared track: whose end each is, and whether reaching one ends
+    the game (a tug of war: each side's gains pull the one marker toward its own end)."""
+
+    max: str = Field(description="the player whose gains move the marker up, toward max")
+    min: str = Field(description="the player whose gains move the marker down, toward min")
+    ends_game: bool = Field(
+        False, description="the marker reaching an end finishes the game at once, that "
+        "end's player recorded as the result's `winner`",
+    )
+
+
 class NumericTrack(Strict):
-    """A track of numbered spaces with a marker per player (e.g. 0 to 5)."""
+    """A track of numbered spaces with a marker per player (e.g. 0 to 5), or one marker
+    for the whole table (`shared`)."""
 
     min: int = Field(0, description="the first space")
     max: int = Field(description="the last space")
     start: int | None = Field(None, description="where every marker starts (default: min)")
+    shared: SharedEnds | None = Field(
+        None, description="one marker for the whole table, pulled by two players: "
+        "`{max: P, min: Q}`; every player reads the same position",
+    )
     doc: str = ""
 
 
