@@ -11,6 +11,7 @@ from typing import Any
 from .budget import MAX_INT
 from .errors import RuleError
 from .plurals import counted
+from .seats import next_among, next_player, players_from, seat, sort_by
 from .support import leader
 
 
@@ -292,6 +293,11 @@ BUILTINS = {
     "counted": _counted,
     "roll": _roll,
     "random_pick": _random_pick,
+    "seat": seat,
+    "players_from": players_from,
+    "next_player": next_player,
+    "next_among": next_among,
+    "sort_by": sort_by,
 }
 
 # Builtins whose value is a lookup in a table made once per program from its data alone:
@@ -310,6 +316,7 @@ ARITY = {
     "zone_size": 1, "is_card": 1, "fail": 1, "tally": 2, "at": 2, "last": 1, "owner": 2,
     "support": 2, "support_of": 3, "sum_of": 2,
     "most_places": 2, "most_support": 2, "roll": 1, "random_pick": 1, "counted": 2,
+    "seat": 1, "players_from": 1, "next_player": 1, "next_among": 2, "sort_by": 2,
 }
 
 # The argument (by position) that names a support pool (checked when content is compiled).
