@@ -34,22 +34,22 @@ PACK = """\
 name: {name}
 title: "{title}"
 version: "0.1.0"
-language: 2
+language: {language}
 players: [{players}]
 
 counters:
   points: {{doc: "points scored; the first to reach the target wins"}}
-nouns:
-  points: {{one: point, other: points}}
 variables:
   target: {target}
-card_kinds:
-  action: {{doc: "a card drawn from the deck and played for its event", events: true}}
 zones:
   deck: {{start: action, ordered_secret: true, refill_from: discard,
          doc: "the draw pile, shuffled; refilled from the discard pile"}}
   hand: {{per_player: true, hidden: true, doc: "the cards a player holds"}}
   discard: {{doc: "played and discarded cards"}}
+nouns:
+  points: {{one: point, other: points}}
+card_kinds:
+  action: {{doc: "a card drawn from the deck and played for its event", events: true}}
 
 entry: game
 cards: [cards]
@@ -186,8 +186,10 @@ def pack_files(name: str, players: list[str] | tuple[str, ...] = DEFAULT_PLAYERS
     seats = "\n".join(f'    {p}: {{name: "{display(p)}", colour: {COLOURS[i]}}}'
                       for i, p in enumerate(players))
     title = display(name.replace("-", " ").replace(".", " "))
+    from ..dsl.language import CURRENT
+
     files = {"pack.yaml": PACK.format(name=name, title=title, players=", ".join(players),
-                                      target=target, seats=seats),
+                                      target=target, seats=seats, language=CURRENT),
              "rules/10-game.yaml": RULES}
     for file, number, card_title, text, event in CARDS:
         files[f"cards/{file}"] = CARD.format(number=number, title=card_title, text=text,
