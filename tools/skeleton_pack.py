@@ -23,7 +23,7 @@ COLOURS = ("red", "blue", "green", "orange", "purple", "teal", "brown", "grey")
 SKELETON_NAMES = frozenset({
     "points", "target", "deck", "hand", "discard", "action", "game", "turn", "round",
     "players", "player", "opponent", "card", "cards", "it", "other", "held", "c", "location",
-    "leader", "original",
+    "leader", "original", "standing", "who",
 })
 ID = re.compile(r"[a-z][a-z0-9_]*\Z")
 PACK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
@@ -64,6 +64,9 @@ view:
     - {{label: Hand, zone: hand}}
   hands: [hand]
   card_columns: [number, title, text]
+agents:
+  value: standing   # what the greedy and ismcts agents try to raise (rules/10-game.yaml)
+  scale: 5          # a lead of this much is a clear one
 """
 
 RULES = """\
@@ -93,6 +96,12 @@ procedures:
       resolve event of c for player
       for other in cards(hand of player):
         transfer other to discard
+
+functions:
+  standing:
+    params: [who]
+    doc: "How good the game looks for `who`, for the agents: their points."
+    expr: points of who
 """
 
 CARDS = (
