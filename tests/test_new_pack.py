@@ -168,3 +168,11 @@ def test_the_pack_is_already_laid_out_as_fmt_would(shaped, capsys):
     _, pack = shaped
     assert main(["fmt", "--check", str(pack)]) == 0
     assert "0 would be reformatted" in capsys.readouterr().out
+
+
+def test_a_folder_whose_name_cannot_be_a_packs_asks_for_name(tmp_path, capsys):
+    assert new_pack(tmp_path / "my game") == 2
+    assert "give one with --name" in capsys.readouterr().err
+    assert not (tmp_path / "my game").exists()
+    assert new_pack(tmp_path / "my game", "--name", "my-game") == 0
+    assert manifest(tmp_path / "my game")["name"] == "my-game"

@@ -178,10 +178,13 @@ def parse_players(text: str) -> list[str]:
     return players
 
 
-def check_name(name: str) -> str:
+def check_name(name: str, from_folder: bool = False) -> str:
+    """`name` if it can be a pack's name; `from_folder`: it is the folder's, not --name's."""
     if not PACK_NAME.match(name):
-        raise SkeletonError(f"--name {name!r}: a pack name is letters, digits, '.', '-' and "
-                            "'_', starting with a letter or digit")
+        what = f"the folder's name {name!r}" if from_folder else f"--name {name!r}"
+        fix = "; give one with --name" if from_folder else ""
+        raise SkeletonError(f"{what}: a pack name is letters, digits, '.', '-' and '_', "
+                            f"starting with a letter or digit{fix}")
     return name
 
 

@@ -76,7 +76,8 @@ def new_pack(path: Path, name: str | None, players: str | None) -> int:
     try:
         seats = skeleton.parse_players(players) if players is not None else \
             list(skeleton.DEFAULT_PLAYERS)
-        name = skeleton.check_name(name if name is not None else path.resolve().name)
+        name = skeleton.check_name(name) if name is not None else \
+            skeleton.check_name(path.resolve().name, from_folder=True)
     except skeleton.SkeletonError as e:
         print(f"hustings new: {e}", file=sys.stderr)
         return 2
