@@ -1,5 +1,6 @@
 """`hustings new card PATH [--number N] [--title T] [--pack P] [--mod M]`: write a
-skeleton card file.
+skeleton card file; `hustings new pack PATH [--name N] [--players a,b]`: write a small
+playable pack to grow a game from (tools/skeleton_pack.py).
 
 The skeleton has every field of a campaign card and an event that is a
 placeholder on purpose: `hustings check` reports it (a syntax error at that
@@ -17,7 +18,7 @@ import sys
 from pathlib import Path
 
 NAME = "new"
-HELP = "write a skeleton content file: new card PATH"
+HELP = "write a skeleton: new card PATH, or new pack PATH"
 
 PLACEHOLDER = "TODO write the event here"
 HEADER = """\
@@ -52,9 +53,70 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     card.add_argument("--mod", action="append", default=[], type=Path, metavar="PATH",
                       dest="mods", help="a mod whose cards' numbers are taken too (repeatable; "
                                         "the mod PATH is in counts without it)")
+    pack = what.add_parser("pack", help="a small playable pack to grow a game from",
+                           allow_abbrev=False)
+    pack.add_argument("path", type=Path, metavar="PATH",
+                      help="the pack folder: new, or empty")
+    pack.add_argument("--name", default=None, metavar="N",
+                      help="the pack's name (default: the folder's name)")
+    pack.add_argument("--players", default=None, metavar="a,b",
+                      help="the seats, 2 to 8 names in turn order (default: red,blue)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.what == "pack":
+        return new_pack(args.path, args.name, args.players)
+    return new_card(args)
+
+
+def new_pack(path: Path, name: str | None, players: str | None) -> int:
+    """Write the skeleton pack into `path` (new or empty); refuse anything else, exit 2."""
+    from .. import skeleton_pack as skeleton
+
+    try:
+        seats = skeleton.parse_players(players) if players is not None else \
+            list(skeleton.DEFAULT_PLAYERS)
+        name = skeleton.check_name(name) if name is not None else \
+            skeleton.check_name(path.resolve().name, from_folder=True)
+    except skeleton.SkeletonError as e:
+        print(f"hustings new: {e}", file=sys.stderr)
+        return 2
+    refusal = unfit_folder(path)
+    if refusal:
+        print(f"hustings new: {refusal}", file=sys.stderr)
+        return 2
+    files = skeleton.pack_files(name, seats)
+    try:
+        for relative, text in files.items():
+            target = path / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with target.open("x", encoding="utf-8") as out:  # "x": never overwrite
+                out.write(text)
+    except OSError as e:
+        print(f"hustings new: cannot write in {path} ({e.strerror})", file=sys.stderr)
+        return 2
+    print(f"wrote pack {name!r} in {path}: {len(files)} files, players {', '.join(seats)}")
+    print(f"next: hustings check {path}; hustings scenario {path / 'scenarios'}; "
+          f"hustings play --pack {path}")
+    return 0
+
+
+def unfit_folder(path: Path) -> str:
+    """Why the new pack cannot go in `path` ("" when it is new or an empty folder)."""
+    if not path.exists():
+        folder = next((p for p in path.parents if p.exists()), None)
+        if folder is not None and not folder.is_dir():
+            return f"{folder} is a file, not a folder"
+        return ""
+    if not path.is_dir():
+        return f"{path} is a file; give a new or empty folder for the pack"
+    if any(path.iterdir()):
+        return (f"{path} is not empty; a new pack goes in a new or empty folder, so nothing "
+                "in it is overwritten (give another PATH)")
+    return ""
+
+
+def new_card(args: argparse.Namespace) -> int:
     from ..formatting import content_root
 
     pack, mods = content_of(args.path, args.pack, args.mods)
