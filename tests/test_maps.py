@@ -17,7 +17,7 @@ from hustings.dsl.loading import check_pack, load_pack
 from hustings.dsl.scenarios import run_paths
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game
-from hustings.interpreter.maps import MAX_MAP_PLACES
+from hustings.interpreter.maps import MAX_MAP_LINKS, MAX_MAP_PLACES
 
 PACK_YAML = """\
 name: march
@@ -385,6 +385,17 @@ def test_e165_a_map_of_more_places_than_its_tables_are_bounded_for(tmp_path):
                                        f"{MAX_MAP_PLACES + 1:,} places, more than the "
                                        f"{MAX_MAP_PLACES:,} a map may have")]
     assert not diagnostics(tmp_path, "E164")  # the check stops there: no walk of the parts
+
+
+def test_e165_a_map_of_more_written_links_than_its_bound(tmp_path):
+    # pairs and neighbour-list entries count together, duplicates too: they are all read
+    links = pairs(*["a-b"] * (MAX_MAP_LINKS - 1))
+    board = board_of(["a", "b"], links + "  neighbours:\n    a: [b]\n    b: [a]\n")
+    found = diagnostics(write_pack(tmp_path, board), "E165")
+    assert [f[:3] for f in found] == [(*line_col(board, "map:"), f"the map has "
+                                       f"{MAX_MAP_LINKS + 1:,} links, more than the "
+                                       f"{MAX_MAP_LINKS:,} a map may have")]
+    assert not diagnostics(tmp_path, "W160")  # nothing else is looked at
 
 
 def test_e340_a_map_builtin_without_a_map(tmp_path):
