@@ -418,6 +418,33 @@ def test_e320_a_map_builtin_given_a_place_of_another_kind(tmp_path):
                                      "of the spaces, not 'north' (one of the regions)"]
 
 
+MISUSE = """\
+  misuse:
+    body: |
+      move red to path(a, e)
+      for s in neighbours(a):
+        place 1 influence support for red in s
+      if distance(a, e) == north:
+        say "far"
+"""
+
+
+def test_e320_what_the_map_builtins_give_is_known_to_the_checks(tmp_path):
+    # path gives a list, neighbours places of the map's kind, distance a number
+    rules = RULES.replace("functions:", MISUSE + "functions:")
+    root = write_pack(tmp_path, rules=rules)
+    (root / "pack.yaml").write_text(PACK_YAML + "pools:\n  influence: {kind: regions}\n")
+    found = diagnostics(root, "E320")
+    assert [f[:3] for f in found] == [
+        (*line_col(rules, "path(a, e)"),
+         "type mismatch: where a token moves must be a place, not a list"),
+        (*line_col(rules, "s\n      if"), "type mismatch: where to place influence support "
+         "must be one of the regions, not `s` (one of the spaces)"),
+        (*line_col(rules, "distance(a, e) =="), "type mismatch: `==` compares a number with "
+         "'north' (one of the regions)"),
+    ]
+
+
 OWN_DISTANCE = """\
 procedures:
   game:
