@@ -9,6 +9,7 @@ check the board and look for each diagnostic at its file, line and column.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -473,3 +474,16 @@ def test_travel_packs_compile_without_a_map():
     program = load_pack(builtin_pack())
     assert program.map_kind is None and program.map_links == {}
     assert program.travel_cost  # 1960's travel: is read as before
+
+
+def test_the_map_of_the_reference_checks_clean_and_means_what_it_says(tmp_path):
+    """docs/dsl.md, section 2.2: the example board, pairs and neighbour lists together."""
+    reference = (Path(__file__).resolve().parents[1] / "docs" / "dsl.md").read_text()
+    section = reference[reference.index("#### Maps: `map:`"):]
+    board = re.search(r"```yaml\n(.*?)```", section, flags=re.S).group(1)
+    root = write_pack(tmp_path, board + "tokens: {red: ford, blue: keep}\n",
+                      OWN_DISTANCE.replace("  distance:", "  d:").replace("a, e", "ford, keep"),
+                      "cards: []\n")
+    assert check_pack(root).report.diagnostics == []
+    assert load_pack(root).map_links == {"ford": ["mill", "hill"], "mill": ["ford", "keep"],
+                                         "hill": ["ford", "keep"], "keep": ["mill", "hill"]}
