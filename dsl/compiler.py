@@ -16,7 +16,7 @@ from typing import Any
 from lark import Token, Tree
 
 from ..interpreter.budget import MAX_DIGITS
-from ..interpreter.builtins import ARITY, LIST_ARGUMENTS, POOL_ARGUMENTS
+from ..interpreter.builtins import ARITY, LIST_ARGUMENTS, MAP_BUILTINS, POOL_ARGUMENTS
 from .diagnostics import NUMBER_WORDS, Report, Source, did_you_mean
 from .parser import DslSyntaxError, parse
 from .typecheck import TypeChecks, rebound_names, text_of, want
@@ -79,6 +79,7 @@ class Symbols:
     # that need them (unknown card numbers, where tokens may stand) are skipped.
     cards: set[int] | None = None
     token_kind: str | None = None
+    map_kind: str | None = None  # the kind of place the board's map joins (None: no map)
     announcements: dict[str, list[str]] = field(default_factory=dict)
     numeric_tracks: set[str] = field(default_factory=set)
     track_items: set[str] = field(default_factory=set)  # names on named tracks
@@ -970,6 +971,8 @@ class _Unit(TypeChecks):
         k = POOL_ARGUMENTS.get(n)
         if k is not None and k < len(es):
             self._pool_argument(n, [a for a in args if a is not None][k], es[k])
+        if n in MAP_BUILTINS:
+            self.map_arguments(name, n, [a for a in args if a is not None], es)
         return ("call", n, es)
 
     def _pool_argument(self, n: str, node, e: tuple) -> None:

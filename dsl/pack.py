@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..interpreter.builtins import ARITY
+from ..interpreter.builtins import ARITY, MAP_BUILTINS
 from ..interpreter.program import PoolSpec, ProcedureSpec, Program, ZoneSpec
 from ..schemas.content import Board, Card, CardList, NumericTrack, PackManifest, RulesFile, TextDef
 from . import language, loading
@@ -25,6 +25,7 @@ from .fields import (
 )
 from .graph import check_graph, path_lengths
 from .loading import Loaded, ModPaths, PackStats, builtin_pack
+from .maps import check_map
 from .mods import ModStack, node_source
 from .soundness import check_announcement_cycles, check_function_sizes
 from .validation import read_cards, validate
@@ -85,6 +86,8 @@ class _Loader:
         self.mods = ModStack(self, mods or [])
         self.places: dict[str, list[str]] = {}  # location ids by kind, once the board is read
         self.board_file: YamlFile | None = None  # None: a game with no board file
+        self.has_map = False  # the board declares a map (its builtins are defined)
+        self.map_links: dict[str, list[str]] = {}  # each place's neighbours, once checked
         self.declared: list[str] = []  # every player of the pack, seated in this game or not
         # What files that failed their schema would have defined, read from their raw
         # YAML: other files' effect text may name them without a cascade of errors.
@@ -136,6 +139,7 @@ class _Loader:
         if board is not None:
             self.check_setup(manifest, board)
             self.check_fields(manifest, board)
+            self.map_links = check_map(board, self.board_file, self.report) or {}
         declarations_ok = board is not None and not self.report.errors
         cards = self.load_cards(manifest, options)
         rules = self.load_rules(manifest)
@@ -217,6 +221,7 @@ class _Loader:
             return None
         board = self.mods.apply_board(board, manifest)
         self.places = {kind: [loc.id for loc in items] for kind, items in board.locations.items()}
+        self.has_map = board.map is not None
         return board
 
     def check_setup(self, manifest: PackManifest, board: Board) -> None:
@@ -464,6 +469,8 @@ class _Loader:
         name, _, f, _ = fn
         if name not in ARITY and name != "cards":
             return True
+        if name in MAP_BUILTINS and not self.has_map:
+            return True  # the map's builtins come with a map: without one the name is free
         self.report.error(f.key_source("functions", name), "E608",
                           f"'{name}' is a builtin function: it cannot be defined or replaced",
                           f"choose another name, such as `{name}_of`")
@@ -553,6 +560,7 @@ class _Loader:
             # A card file that could not be read hides its numbers: none is checked then.
             cards=None if self.unread_cards else set(card_table) | self.broken_numbers,
             token_kind=board.travel.kind if board.travel else None,
+            map_kind=board.map.kind if board.map else None,
             field_values=field_values(manifest),
             place_properties=property_kinds(locations, locations),
             card_properties=property_kinds(card_table, locations),
@@ -787,6 +795,8 @@ class _Loader:
             view={**manifest.view.model_dump(), "title": manifest.title},
             names=display_names(manifest, locations),
             nouns={n: forms.model_dump(exclude_none=True) for n, forms in manifest.nouns.items()},
+            map_kind=board.map.kind if board.map else None,
+            map_links=self.map_links,
         )
 
     def check_card_owners(self, manifest: PackManifest, cards: list) -> None:

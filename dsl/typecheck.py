@@ -52,6 +52,8 @@ class TypeChecks:
                 return "number"
             kinds = {self.kind_of(e[2]), self.kind_of(e[3])}
             return "list" if "list" in kinds else ("number" if "number" in kinds else None)
+        if op == "call":
+            return _MAP_CALL_KINDS.get(e[1])
         return _OP_KINDS.get(op)
 
     def _property_kind(self, prop: str, subject: tuple) -> str | None:
@@ -79,6 +81,8 @@ class TypeChecks:
                 and isinstance(e[2][0][1], str)):  # a pool's name (a list is no pool)
             kind = self.sym.pools.get(e[2][0][1])
             return "place:" + kind if kind else None
+        if e[0] == "call" and e[1] in ("neighbours", "path") and self.sym.map_kind:
+            return "place:" + self.sym.map_kind  # places of the map, in board order
         if e[0] != "const" or not isinstance(e[1], list) or not e[1]:
             return None
         kinds = {self._const_kind(v) for v in e[1]}
@@ -113,6 +117,17 @@ class TypeChecks:
             return
         self.error(node, "E320", f"type mismatch: {what} must be {want(wanted[0])}, "
                    f"not {self.show(e, got)}", self._type_hint(wanted[0], e))
+
+    def map_arguments(self, name, n: str, nodes: list, es: list[tuple]) -> None:
+        """A map builtin needs a map (E340), and its arguments are places of the map's kind."""
+        kind = self.sym.map_kind
+        if kind is None:
+            self.error(name, "E340", f"{n}() reads the board's map, and the board declares "
+                       "none", "declare one in board.yaml: `map: {kind: KIND, links: [[A, B], "
+                       "...]}` (docs/dsl.md, section 2.2)")
+            return
+        for node, e in zip(nodes, es, strict=False):
+            self.expect(node, e, f"what {n}() is given", "place:" + kind)
 
     def condition(self, node, what: str) -> tuple:
         """The condition of an `if` or `elif`, compiled, and E323 for a constant among
@@ -280,6 +295,10 @@ _OP_KINDS = {
     "effect_list": "list", "as_list": "list", "fmt": "text", "opponent": "player",
     "zone": "zone", "token": "place",
 }
+
+# What the map's builtins give (interpreter/maps.py): `distance` may also be none.
+_MAP_CALL_KINDS = {"adjacent": "truth value", "distance": "number", "neighbours": "list",
+                   "path": "list"}
 
 _WORDS = {
     "number": "a number", "text": "text", "truth value": "a truth value", "player": "a player",

@@ -10,6 +10,7 @@ from typing import Any
 
 from .budget import MAX_INT
 from .errors import RuleError
+from .maps import adjacent_table, distance_table, map_graph
 from .plurals import counted
 from .seats import next_among, next_player, players_from, seat, sort_by
 from .support import leader
@@ -58,6 +59,24 @@ def travel_table(program) -> dict[str, dict[str, int]]:
         if row is not None:
             table[a] = {b: row[to] for b, to in area.items() if to in row}
     return table
+
+
+def _adjacent(m, a, b) -> bool:
+    return map_graph(m.p).adjacency[a][b]
+
+
+def _distance(m, a, b) -> int | None:
+    return map_graph(m.p).distances[a][b]
+
+
+def _neighbours(m, place) -> list[str]:
+    return map_graph(m.p).neighbours(place)
+
+
+def _path(m, a, b) -> list[str]:
+    found = map_graph(m.p).path(a, b)
+    m.charge(len(found))
+    return found
 
 
 def _position(m, item, track) -> int:
@@ -266,6 +285,10 @@ BUILTINS = {
     "min": _extreme(min),
     "max": _extreme(max),
     "travel": _travel,
+    "adjacent": _adjacent,
+    "neighbours": _neighbours,
+    "distance": _distance,
+    "path": _path,
     "position": _position,
     "bag_size": _bag_size,
     "bag_cubes": _pieces,
@@ -302,7 +325,11 @@ BUILTINS = {
 
 # Builtins whose value is a lookup in a table made once per program from its data alone:
 # compiled code indexes the table by the arguments, in order, without a call.
-TABLES = {"travel": travel_table}
+TABLES = {"travel": travel_table, "adjacent": adjacent_table, "distance": distance_table}
+
+# Builtins that read the board's map: a pack whose board declares no map has none of them,
+# and may name a function of its own so (dsl/pack.py, E608).
+MAP_BUILTINS = frozenset({"adjacent", "neighbours", "distance", "path"})
 
 # Builtins that draw chance or change the state: their value is never reused, and an
 # expression calling one is not pure (see codegen.py's shared subexpressions and lazy labels).
@@ -317,6 +344,7 @@ ARITY = {
     "support": 2, "support_of": 3, "sum_of": 2,
     "most_places": 2, "most_support": 2, "roll": 1, "random_pick": 1, "counted": 2,
     "seat": 1, "players_from": 1, "next_player": 1, "next_among": 2, "sort_by": 2,
+    "adjacent": 2, "neighbours": 1, "distance": 2, "path": 2,
 }
 
 # The argument (by position) that names a support pool (checked when content is compiled).

@@ -95,6 +95,10 @@ class Program:
     # None: the pack's own words). See interpreter/translation.py.
     language: str = "en"
     catalog: Any = None
+    # The board's map (board.yaml `map:`): the kind of place it joins (None: no map) and
+    # each of those places' neighbours, in board order (interpreter/maps.py reads them).
+    map_kind: str | None = None
+    map_links: dict[str, list[str]] = field(default_factory=dict)
 
     def once(self, what: str, make: Callable[[Program], Any]) -> Any:
         """`make(self)`, made once and kept on the program itself, so it goes with the

@@ -349,9 +349,28 @@ class TravelDef(Strict):
     links: list[tuple[str, str]]
 
 
+class MapDef(Strict):
+    """Which locations border which: links are two-way (docs/dsl.md, section 2.2)."""
+
+    kind: str = Field(description="the kind of location the map joins")
+    links: list[tuple[str, str]] = Field(
+        default_factory=list, description="two-way links, each a pair [A, B]"
+    )
+    neighbours: dict[str, list[str]] = Field(
+        default_factory=dict, description="each location's neighbours, in any order; a link "
+        "is listed at both of its ends (with `links`, or instead of them)",
+    )
+    connected: bool = Field(
+        True, description="false: the map may be in separate parts on purpose (else a map in "
+        "parts is an error)",
+    )
+
+
 class Board(Strict):
     locations: dict[str, list[Location]]
     travel: TravelDef | None = None
+    map: MapDef | None = Field(None, description="which locations border which: `adjacent`, "
+                               "`neighbours`, `distance` and `path` read it")
     tokens: dict[str, str] = Field(default_factory=dict)
 
 
