@@ -213,9 +213,10 @@ def test_no_secret_is_stored_in_clear(tmp_path):
         assert hashlib.sha256(secret.encode()).hexdigest().encode() in stored
 
 
-def test_the_store_is_in_wal_mode_and_refuses_a_folder(tmp_path):
+def test_the_store_is_in_wal_mode_private_and_refuses_a_folder(tmp_path):
     path = tmp_path / "games.sqlite3"
     SQLiteStore(path)
+    assert path.stat().st_mode & 0o077 == 0  # it holds seeds: the server's user only
     mode = sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
     with pytest.raises(StoreError, match="cannot open the games' store"):

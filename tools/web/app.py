@@ -8,9 +8,11 @@
                                    cookie) and an invitation per other human seat
     POST /api/games/{id}/claim     {invite}: the invitation's seat, for this browser (cookie)
     GET  /api/games/{id}           the board as this browser's seat sees it
-    POST /api/games/{id}/act       {index, at}: take option `index` (409 if not legal)
+    POST /api/games/{id}/act       {index, at}: take option `index` (409 if not legal; `at`,
+                                   the number of actions the page saw, is required)
     POST /api/games/{id}/advance   let AI seats move (bounded in time)
-    POST /api/games/{id}/undo      take back the seat's last decision, or ask the others to
+    POST /api/games/{id}/undo      {at}: take back the seat's last decision, or ask the
+                                   others to
     POST /api/games/{id}/answer    {accept}: agree to, or refuse, the take-back asked
     GET  /api/games/{id}/save      the session file of `hustings play --replay` (game over)
     POST /api/load                 {log, seats?, me?, hot_seat?, lang?}: a game from a session
@@ -18,8 +20,10 @@
 
 A seat is this browser's by the HttpOnly cookie `hustings-ID` (a per-seat secret made with
 `secrets`, compared in constant time); neither the seed nor the generator's state is sent
-before the game ends. Every error is JSON `{"error": ...}` with a 4xx status; nothing of a
-game changes on one.
+before the game ends. Every error is JSON `{"error": ...}` with a 4xx status (a stored game
+that cannot be restored: 500); nothing of a game changes on one. Every change is written to
+the store before the reply (rooms.py, store.py); every request passes the guard first
+(guard.py: Host, Origin, JSON only, body size).
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from .. import play
 from ..agents import parse_agent
 from ..failures import InputError, UsageError
 from .board import board_for, card, decision
-from .guard import Guard
+from .guard import MAX_BODY, Guard
 from .rooms import AI_MOVE_SECONDS, MAX_GAMES, TABLE, Asked, NotYours, Room, Rooms
 from .store import (
     KEEP_DAYS,
@@ -61,7 +65,6 @@ from .store import (
 from .words import page_words
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 2_000_000
 MAX_SEED = 2**63 - 1
 POSITION = re.compile(r"(?P<file>.+?):(?P<at>\d+(?::\d+)?)")  # a rule's `file:line:col`
 COOKIE_DAYS = 30  # a seat's cookie outlives a browser restart: a player comes back to it

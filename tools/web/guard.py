@@ -20,7 +20,7 @@ Every reply carries headers keeping it out of other sites' frames and sniffers.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -64,7 +64,7 @@ class Guard:
         self.max_body = max_body
 
     @classmethod
-    def for_address(cls, host: str, port: int, extra: list[str] = ()) -> Guard:
+    def for_address(cls, host: str, port: int, extra: Sequence[str] = ()) -> Guard:
         """The bound address and the loopback names with the port, and the extra origins
         (`--allow-origin`) with their hosts."""
         guard = cls(set())

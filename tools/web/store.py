@@ -14,6 +14,7 @@ implements the same five methods.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -98,12 +99,16 @@ class SQLiteStore:
         self.path = str(path)
         self.lock = threading.Lock()
         try:
+            if self.path != MEMORY and not Path(self.path).exists():
+                # it holds every unfinished game's seed: for the server's user only (SQLite
+                # gives its -wal and -shm files the same permissions)
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
             self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             if self.path != MEMORY:
                 self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA busy_timeout=5000")
             self.db.executescript(SCHEMA)
-        except sqlite3.Error as e:
+        except (OSError, sqlite3.Error) as e:
             raise StoreError(f"{self.path}: cannot open the games' store ({e}); give "
                              "another file with --store, or --store :memory:") from None
 
