@@ -317,7 +317,8 @@ def test_serve_prints_its_local_url_and_answers_there():
     import sys
     import urllib.request
 
-    proc = subprocess.Popen([sys.executable, "-m", "hustings.tools.cli", "serve", "--port", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "hustings.tools.cli", "serve", "--port", "0",
+                             "--store", ":memory:"],  # no file left in the folder
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
