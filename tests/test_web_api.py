@@ -53,10 +53,12 @@ def view(client, game, seat) -> dict:
 
 
 def act(client, game, seat, index, **more):
-    return game["as"][seat].post(f"/api/games/{game['id']}/act", json={"index": index, **more})
+    return post(game, seat, "act", index=index, **more)
 
 
 def post(game, seat, what, **body):
+    if what in ("act", "undo") and "at" not in body:  # `at` as the seat's page sends it
+        body["at"] = game["as"][seat].get(f"/api/games/{game['id']}").json().get("actions")
     return game["as"][seat].post(f"/api/games/{game['id']}/{what}", json=body)
 
 
@@ -174,9 +176,13 @@ def test_games_are_isolated_and_bounded(client):
     assert act(client, first, table, index).status_code == 200
     assert view(client, first, table)["actions"] == 1
     assert view(client, second, table)["actions"] == 0
-    for _ in range(4):  # the app keeps 4 games: the oldest are forgotten
+    for _ in range(4):  # the app keeps 4 games in memory: the oldest leave it...
         start(client, hot_seat=True)
-    assert first["as"][table].get(f"/api/games/{first['id']}").status_code == 404
+    assert first["id"] not in client.app.state.server.rooms.rooms
+    # ...but not the store: someone else's new games never take a game away
+    assert view(client, first, table)["actions"] == 1
+    assert act(client, first, table, 0).status_code == 200
+    assert view(client, second, table)["actions"] == 0
 
 
 def test_static_files_cannot_be_read_outside_the_apps_folder(client):
@@ -329,7 +335,8 @@ def test_serve_prints_its_local_url_and_answers_there():
     import sys
     import urllib.request
 
-    proc = subprocess.Popen([sys.executable, "-m", "hustings.tools.cli", "serve", "--port", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "hustings.tools.cli", "serve", "--port", "0",
+                             "--store", ":memory:"],  # no file left in the folder
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
@@ -408,7 +415,7 @@ def test_the_rules_failing_is_a_409_naming_the_content(tmp_path, maker, seats, a
     with TestClient(create_app(pack=getattr(test_cli_errors, maker)(tmp_path))) as c:
         r = c.post("/api/games", json={"seats": seats, "hot_seat": True})
         if ask == "advance":
-            r = c.post(f"/api/games/{r.json()['id']}/advance")
+            r = c.post(f"/api/games/{r.json()['id']}/advance", json={})
         elif ask == "view":
             r = c.get(f"/api/games/{r.json()['id']}")
         assert r.status_code == 409

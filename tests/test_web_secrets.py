@@ -136,6 +136,8 @@ class Seats:
         return r.json()
 
     def post(self, seat: str, what: str, **body):
+        if what in ("act", "undo") and "at" not in body:  # `at` as the seat's page sends it
+            body["at"] = self.clients[seat].get(self.path()).json().get("actions")
         return self.keep(self.clients[seat].post(self.path(what), json=body))
 
     @property

@@ -8,9 +8,11 @@
                                    cookie) and an invitation per other human seat
     POST /api/games/{id}/claim     {invite}: the invitation's seat, for this browser (cookie)
     GET  /api/games/{id}           the board as this browser's seat sees it
-    POST /api/games/{id}/act       {index, at}: take option `index` (409 if not legal)
+    POST /api/games/{id}/act       {index, at}: take option `index` (409 if not legal; `at`,
+                                   the number of actions the page saw, is required)
     POST /api/games/{id}/advance   let AI seats move (bounded in time)
-    POST /api/games/{id}/undo      take back the seat's last decision, or ask the others to
+    POST /api/games/{id}/undo      {at}: take back the seat's last decision, or ask the
+                                   others to
     POST /api/games/{id}/answer    {accept}: agree to, or refuse, the take-back asked
     GET  /api/games/{id}/save      the session file of `hustings play --replay` (game over)
     POST /api/load                 {log, seats?, me?, hot_seat?, lang?}: a game from a session
@@ -18,8 +20,10 @@
 
 A seat is this browser's by the HttpOnly cookie `hustings-ID` (a per-seat secret made with
 `secrets`, compared in constant time); neither the seed nor the generator's state is sent
-before the game ends. Every error is JSON `{"error": ...}` with a 4xx status; nothing of a
-game changes on one.
+before the game ends. Every error is JSON `{"error": ...}` with a 4xx status (a stored game
+that cannot be restored: 500); nothing of a game changes on one. Every change is written to
+the store before the reply (rooms.py, store.py); every request passes the guard first
+(guard.py: Host, Origin, JSON only, body size).
 """
 
 from __future__ import annotations
@@ -47,11 +51,20 @@ from .. import play
 from ..agents import parse_agent
 from ..failures import InputError, UsageError
 from .board import board_for, card, decision
-from .rooms import AI_MOVE_SECONDS, TABLE, Asked, NotYours, Room, Rooms
+from .guard import MAX_BODY, Guard
+from .rooms import AI_MOVE_SECONDS, MAX_GAMES, TABLE, Asked, NotYours, Room, Rooms
+from .store import (
+    KEEP_DAYS,
+    KEEP_FINISHED_DAYS,
+    MEMORY,
+    Record,
+    SQLiteStore,
+    Store,
+    StoreError,
+)
 from .words import page_words
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 2_000_000
 MAX_SEED = 2**63 - 1
 POSITION = re.compile(r"(?P<file>.+?):(?P<at>\d+(?::\d+)?)")  # a rule's `file:line:col`
 COOKIE_DAYS = 30  # a seat's cookie outlives a browser restart: a player comes back to it
@@ -67,17 +80,21 @@ class Server:
     """What `hustings serve` was given (the pack, its mods, default options) and the games."""
 
     def __init__(self, pack: Path | None, mods: list[Path], options: dict[str, bool],
-                 limit: int = 64) -> None:
+                 limit: int = MAX_GAMES, store: Store | None = None,
+                 keep_days: float = KEEP_DAYS,
+                 keep_finished_days: float = KEEP_FINISHED_DAYS) -> None:
         self.pack, self.mods, self.options = pack, list(mods), dict(options)
         self.folder = pack or builtin_pack()
         self.manifest = YAML(typ="safe").load((self.folder / "pack.yaml").read_text("utf-8"))
         self.programs: dict[tuple, Program] = {}
         self.programs_lock = threading.Lock()
         self.titles: dict[int, tuple[Program, re.Pattern | None]] = {}  # to find titles in logs
-        self.rooms = Rooms(limit)
+        self.store = SQLiteStore(MEMORY) if store is None else store
+        self.rooms = Rooms(self.store, self.rebuild, limit, keep_days, keep_finished_days)
         self.refs = play.mod_refs(self.mods)
         self.program(self.options)  # content errors show at start, not at the first game
         self.maps = self.read_maps()
+        self.rooms.expire(force=True)
 
     # ---- content ----------------------------------------------------------
     def program(self, options: dict[str, bool], mods: tuple[int, ...] | None = None,
@@ -227,6 +244,28 @@ class Server:
                 raise ApiError(400, str(e).replace(str(path), "the session file")) from None
         return session
 
+    def rebuild(self, record: Record) -> Room:
+        """A stored game as it was: its session file replayed from the seed (StoreError if
+        the row is not a game this server can play)."""
+        where = f"stored game {record.game_id}"
+        if record.language not in self.languages():
+            raise StoreError(f"{where}: language {record.language!r} is not served here")
+        try:
+            session = self.session_from_log(record.log, {}, record.language)
+        except ApiError as e:
+            raise StoreError(f"{where}: {e}") from None
+        seats = {*session.seats, TABLE}
+        if record.creator not in seats or not set(record.secrets) <= seats \
+                or not set(record.invitations) <= set(session.seats):
+            raise StoreError(f"{where}: its seats are not the game's")
+        try:
+            asked = Asked.restored(record.asked) if record.asked else None
+        except (KeyError, TypeError, ValueError):
+            raise StoreError(f"{where}: the take-back asked is damaged") from None
+        return Room(record.game_id, session, record.creator, record.language,
+                    dict(record.secrets), dict(record.invitations), asked, record.answer,
+                    record.created)
+
 
 # ---- helpers --------------------------------------------------------------------
 # An agent's settings a page may ask for: a move must fit the server's time for it (a
@@ -263,15 +302,40 @@ async def body_of(request: Request) -> dict[str, Any]:
 
 
 def room_of(request: Request) -> Room:
-    room = request.app.state.server.rooms.get(request.path_params["game"])
+    try:
+        room = request.app.state.server.rooms.get(request.path_params["game"])
+    except StoreError as e:  # a damaged or foreign row: told, never half-played
+        raise ApiError(500, f"this game cannot be restored: {e}") from None
     if room is None:
-        raise ApiError(404, "no such game (it may have ended with the server or been "
-                       "forgotten for newer ones)")
+        raise ApiError(404, "no such game (it may have expired: unfinished games are kept "
+                       f"{KEEP_DAYS} days after their last move unless the server says "
+                       "otherwise)")
     return room
+
+
+def saved(request: Request, room: Room) -> None:
+    """Write the game after a change (with its lock held): the reply says it is kept."""
+    try:
+        request.app.state.server.rooms.save(room)
+    except StoreError as e:
+        raise ApiError(500, str(e)) from None
+
+
+def at_of(data: dict[str, Any], room: Room) -> None:
+    """`at`, the number of actions the page was drawn after, is required: a request made
+    on a page the game has moved past (another tab, a double click) changes nothing."""
+    if "at" not in data:
+        raise ApiError(400, "give `at`: the number of actions taken when the page was drawn")
+    if whole(data["at"], "at") != len(room.session.actions):
+        raise ApiError(409, "the game has moved on since this page was drawn; reload it")
 
 
 def cookie_name(game_id: str) -> str:
     return f"hustings-{game_id}"
+
+
+def secret_of(request: Request) -> str | None:
+    return request.cookies.get(cookie_name(request.path_params["game"]))
 
 
 def seat_of(request: Request, room: Room) -> str:
@@ -305,9 +369,11 @@ def text_map(value: Any, what: str) -> dict[str, str]:
     return value
 
 
-def state_of(request: Request, room: Room, seat: str) -> dict[str, Any]:
+def state_of(request: Request, room: Room, seat: str,
+             secret: str | None = None) -> dict[str, Any]:
     """Everything the seat's page shows: its viewer's observation, and the seed only once
-    the game is over."""
+    the game is over. `secret`: the seat's, from its cookie (the creator's makes the open
+    invitations' links)."""
     server: Server = request.app.state.server
     game_id = request.path_params["game"]
     viewer = room.viewer(seat)
@@ -329,7 +395,7 @@ def state_of(request: Request, room: Room, seat: str) -> dict[str, Any]:
         "table": seat == TABLE,
         "seats": session.seats,
         "joined": {p: p in room.secrets or TABLE in room.secrets for p in room.humans()},
-        "invitations": dict(room.invitations) if seat == room.creator else {},
+        "invitations": room.open_invitations(secret) if seat == room.creator else {},
         "options": session.options,
         "actions": len(session.actions),
         "over": over,
@@ -439,7 +505,7 @@ async def new_game(request: Request) -> Response:
         session = server.new_session(seed, options, seats, mods, language)
     except InputError as e:  # the rules failed while setting up the game
         raise ApiError(409, str(e)) from None
-    return started(request, session, creator)
+    return started(request, session, creator, language)
 
 
 def chosen_language(server: Server, data: dict[str, Any]) -> str:
@@ -481,13 +547,17 @@ def chosen_mods(server: Server, value: Any) -> tuple[int, ...] | None:
     return tuple(sorted(value))
 
 
-def started(request: Request, session: play.Session, creator: str) -> Response:
-    """The creator's reply: the game, the seat this browser now holds (its secret goes in
-    the cookie only) and an invitation per other human seat; never the seed."""
-    game_id, room = request.app.state.server.rooms.add(session, creator)
-    reply = JSONResponse({"id": game_id, "seats": session.seats, "me": creator,
-                          "invitations": dict(room.invitations)}, status_code=201)
-    return give_seat(request, reply, game_id, room.secrets[creator])
+def started(request: Request, session: play.Session, creator: str,
+            language: str) -> Response:
+    """The creator's reply: the game (stored), the seat this browser now holds (its secret
+    goes in the cookie only) and an invitation per other human seat; never the seed."""
+    try:
+        room, secret = request.app.state.server.rooms.add(session, creator, language)
+    except StoreError as e:
+        raise ApiError(500, str(e)) from None
+    reply = JSONResponse({"id": room.game_id, "seats": session.seats, "me": creator,
+                          "invitations": room.open_invitations(secret)}, status_code=201)
+    return give_seat(request, reply, room.game_id, secret)
 
 
 async def load(request: Request) -> Response:
@@ -497,8 +567,8 @@ async def load(request: Request) -> Response:
     if not isinstance(log, (dict, str)):
         raise ApiError(400, "give the session file's content as `log`")
     text = log if isinstance(log, str) else json.dumps(log)
-    session = server.session_from_log(text, text_map(data.get("seats"), "seats"),
-                                      chosen_language(server, data))
+    language = chosen_language(server, data)
+    session = server.session_from_log(text, text_map(data.get("seats"), "seats"), language)
     humans = [p for p, kind in session.seats.items() if kind == play.HUMAN]
     if len(humans) > 1 and not session.game.is_terminal():
         # the file holds the seed: a game it seats several people at would show one of
@@ -506,7 +576,7 @@ async def load(request: Request) -> Response:
         raise ApiError(400, "a session file of an unfinished game loads with at most one "
                        "human seat (it holds the seed, and with it every hand); seat the "
                        "others with agents, or load it once the game is over")
-    return started(request, session, creator_seat(data, humans))
+    return started(request, session, creator_seat(data, humans), language)
 
 
 async def claim(request: Request) -> Response:
@@ -529,6 +599,7 @@ async def claim(request: Request) -> Response:
             raise ApiError(409, f"this browser holds a seat of this game already ({held}); "
                            "send the invitation to the person who plays that seat")
         secret = room.claim(player)
+        saved(request, room)
         reply = JSONResponse(state_of(request, room, player))
     return give_seat(request, reply, game_id, secret)
 
@@ -537,7 +608,7 @@ async def show(request: Request) -> Response:
     room = room_of(request)
     with room.lock:
         seat = seat_of(request, room)
-        return JSONResponse(state_of(request, room, seat))
+        return JSONResponse(state_of(request, room, seat, secret_of(request)))
 
 
 async def act(request: Request) -> Response:
@@ -549,8 +620,7 @@ async def act(request: Request) -> Response:
         session = room.session
         if not room.may_act(seat):
             raise ApiError(409, "it is not this seat's turn to decide")
-        if "at" in data and whole(data["at"], "at") != len(session.actions):
-            raise ApiError(409, "the game has moved on since this page was drawn; reload it")
+        at_of(data, room)
         legal = session.game.legal_actions()
         if not 0 <= index < len(legal):
             raise ApiError(409, f"no option {index} now: choose 0 to {len(legal) - 1}")
@@ -558,16 +628,24 @@ async def act(request: Request) -> Response:
             session.apply(index)
         except InputError as e:
             raise ApiError(409, str(e)) from None
-        advance_ai(room)
-        return JSONResponse(state_of(request, room, seat))
+        try:
+            advance_ai(room)
+        finally:  # the seat's action stands even when the rules fail on an AI's reply
+            saved(request, room)
+        return JSONResponse(state_of(request, room, seat, secret_of(request)))
 
 
 async def advance(request: Request) -> Response:
     room = room_of(request)
     with room.lock:
         seat = seat_of(request, room)
-        advance_ai(room)
-        return JSONResponse(state_of(request, room, seat))
+        moved = len(room.session.actions)
+        try:
+            advance_ai(room)
+        finally:
+            if len(room.session.actions) != moved:
+                saved(request, room)
+        return JSONResponse(state_of(request, room, seat, secret_of(request)))
 
 
 def advance_ai(room: Room) -> None:
@@ -583,9 +661,11 @@ async def undo(request: Request) -> Response:
     """Take back the seat's last decision (and the AI replies after it) when it may alone;
     otherwise ask the other human seats (play.Session.take_back says which)."""
     room = room_of(request)
+    data = await body_of(request)
     with room.lock:
         seat = seat_of(request, room)
         session = room.session
+        at_of(data, room)
         player = undoer(room, seat)
         plan = session.take_back(player) if player and not session.game.is_terminal() \
             else None
@@ -596,7 +676,8 @@ async def undo(request: Request) -> Response:
             room.asked = Asked(plan, len(session.actions))
         else:
             rewind(room, plan.keep)
-        return JSONResponse(state_of(request, room, seat))
+        saved(request, room)
+        return JSONResponse(state_of(request, room, seat, secret_of(request)))
 
 
 def rewind(room: Room, keep: int) -> None:
@@ -635,7 +716,8 @@ async def answer(request: Request) -> Response:
                 rewind(room, plan.keep)
                 room.answer = {"player": plan.player, "by": room.viewer(seat),
                                "accepted": True, "at": len(session.actions)}
-        return JSONResponse(state_of(request, room, seat))
+        saved(request, room)
+        return JSONResponse(state_of(request, room, seat, secret_of(request)))
 
 
 async def save(request: Request) -> Response:
@@ -665,8 +747,16 @@ def http_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(pack: Path | None = None, mods: list[Path] | None = None,
-               options: dict[str, bool] | None = None, limit: int = 64) -> Starlette:
-    server = Server(pack, mods or [], options or {}, limit)
+               options: dict[str, bool] | None = None, limit: int = MAX_GAMES,
+               store: Store | None = None, guard: Guard | None = None,
+               keep_days: float = KEEP_DAYS,
+               keep_finished_days: float = KEEP_FINISHED_DAYS) -> Starlette:
+    """The web board's app. `store`: where games are kept (default: in memory, gone with
+    the process; `hustings serve` gives a file). `guard`: the Host/Origin allow-list
+    (default: a guard checking bodies and content types only, for an app embedded or
+    tested; `hustings serve` always gives one built from its address)."""
+    server = Server(pack, mods or [], options or {}, limit, store, keep_days,
+                    keep_finished_days)
     routes = [
         Route("/", index),
         Route("/api/setup", setup),
@@ -684,5 +774,6 @@ def create_app(pack: Path | None = None, mods: list[Path] | None = None,
     app = Starlette(routes=routes, exception_handlers={ApiError: api_error,
                                                        404: http_error, 405: http_error})
     app.state.server = server
+    app.add_middleware(Guard.middleware, guard=guard or Guard(None))
     return app
 

@@ -729,7 +729,7 @@ async function main() {
   const credits = Object.values(ui.setup.maps).map((m) => m.credit).filter(Boolean);
   $("credit").textContent = credits.join(" · ");
   $("new-game").onclick = openSetup;
-  $("undo").onclick = () => post("undo");
+  $("undo").onclick = () => post("undo", { at: ui.state.actions });
   $("load-file").onchange = (e) => e.target.files[0] && loadFile(e.target.files[0]);
   $("setup-form").addEventListener("submit", (e) => {
     if (e.submitter && e.submitter.value === "start") { e.preventDefault(); startGame(); }
