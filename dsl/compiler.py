@@ -1059,10 +1059,11 @@ class _Unit(TypeChecks):
         pack, E324 for a local name or `it`, which would be silently hidden inside)."""
         n = str(name)
         if n in self.scope or n == "it":
-            what = "`where`'s item" if n == "it" else "a local name here"
-            self.error(name, "E324", f"the comprehension's name '{n}' is already {what}",
-                       f"give the comprehension a name of its own, such as `{n}2`: "
-                       f"`[... for {n}2 in ...]`")
+            what = "the name of `where`'s item" if n == "it" else "already a local name here"
+            other = "x" if n == "it" else n + "2"
+            self.error(name, "E324", f"the comprehension's name '{n}' is {what}",
+                       f"give the comprehension a name of its own, such as `{other}`: "
+                       f"`[... for {other} in ...]`")
         elif n in self.sym.all_names():
             self.error(name, "E319", f"the local name '{n}' hides a name the pack defines",
                        f"choose another name, such as `{n}_here`")
