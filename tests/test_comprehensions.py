@@ -58,6 +58,9 @@ functions:
   kept:
     params: [xs]
     expr: "xs where it in [v * 2 for v in [1, 2, 3]]"
+  small:
+    params: [xs]
+    expr: "xs where count([v for v in [1, 2, 3] if v == it]) > 0"
   best:
     params: []
     expr: "max([score of p for p in players])"
@@ -154,6 +157,7 @@ def test_pure_functions_over_comprehensions_call_each_other(program):
     assert game.evaluate("doubled", [1, 0, 3, -2]) == [2, 6]
     assert game.evaluate("above", [1, 3, 2]) == [2, 0, 1]  # `it` is where's, `v` the item's
     assert game.evaluate("kept", [1, 2, 4, 6, 7]) == [2, 4, 6]
+    assert game.evaluate("small", [0, 3, 1, 5]) == [3, 1]  # `it` inside: the where's item
 
 
 def test_a_card_event_uses_comprehensions_in_loops_records_and_texts(program):
