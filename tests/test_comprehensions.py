@@ -217,6 +217,7 @@ EVENT_LINE = 7  # the first line of the event in cards.yaml
     ("let m = [score of player for player in players]", "player", 2),  # a parameter
     ("let q = 1\nlet m = [q for q in [1, 2]]", "q", 2),  # a `let` above
     ("for q in [1]:\n  let m = [q for q in [1, 2]]", "q", 2),  # a loop's name
+    ("for q in [1]:\n  stop\nlet m = [q for q in [1, 2]]", "q", 2),  # ... after its loop
     ("let m = [[q for q in [1]] for q in [2]]", "q", 2),  # an enclosing comprehension's
     ("let m = [it for it in [1, 2]]", "it", 2),  # where's item
 ])
