@@ -1036,6 +1036,42 @@ class _Unit(TypeChecks):
             self.expect(src, items, "what `where` filters", "list")
         return ("where", items, self.expr(cond))
 
+    def e_comprehension(self, element, name, items, cond):
+        """`[ELEMENT for NAME in ITEMS if COND]`: NAME is bound to each item in the element
+        and the condition alone (the list is read before it is bound), and is gone after."""
+        src = self.items(items, "what a list comprehension runs over")
+        n = self._comprehension_name(name)
+        kind = self.element_kind(src)
+        outer = (n in self.scope, self.local_kinds.pop(n, None))
+        self.scope.add(n)
+        if kind is not None:
+            self.local_kinds[n] = kind
+        try:
+            test = self.expr(cond) if cond is not None else None
+            value = self.expr(element)
+        finally:  # the name leaves with the comprehension: nothing after it sees it
+            if not outer[0]:
+                self.scope.discard(n)
+            self.local_kinds.pop(n, None)
+            if outer[1] is not None:
+                self.local_kinds[n] = outer[1]
+        return ("comp", n, src, value, test)
+
+    def _comprehension_name(self, name) -> str:
+        """The name a comprehension binds: one that hides nothing (E319 for a name of the
+        pack, E324 for a local name or `it`, which would be silently hidden inside)."""
+        n = str(name)
+        if n in self.scope or n == "it":
+            what = "the name of `where`'s item" if n == "it" else "already a local name here"
+            other = "x" if n == "it" else n + "2"
+            self.error(name, "E324", f"the comprehension's name '{n}' is {what}",
+                       f"give the comprehension a name of its own, such as `{other}`: "
+                       f"`[... for {other} in ...]`")
+        elif n in self.sym.all_names():
+            self.error(name, "E319", f"the local name '{n}' hides a name the pack defines",
+                       f"choose another name, such as `{n}_here`")
+        return n
+
     # ---- text templates --------------------------------------------------
     def fmt(self, tok) -> tuple:
         """A quoted string; `{expr}` parts are evaluated when the text is shown."""

@@ -216,6 +216,11 @@ def _out_of_place(word: str, text: str, lines: list[str], line: int, col: int,
                      "the lines after it, indented like it, read the name it binds")
     if word in CLAUSE_ORDER:
         return Found(col, f"'{word}' is out of place here", CLAUSE_ORDER[word])
+    if word == "for" and "RSQB" in expected and _in_comprehension(text[:col - 1]):
+        # `[... for a in A for b in B]`
+        return Found(col, "a list comprehension has one `for`",
+                     "nest one in another, `[[EXPR for b in B] for a in A]`, or loop with "
+                     "`for` statements")
     listed = re.search(r"([\w\"]+)\s*$", text[:col - 1]) if word == "," else None
     if listed and "_NL" in expected:  # `... in OH, PA`
         items = f"{listed.group(1)}, {_code(text[col:])}"
@@ -227,6 +232,17 @@ def _out_of_place(word: str, text: str, lines: list[str], line: int, col: int,
         return Found(col, f"unexpected {word!r}", f"several things are a list in brackets, "
                      f"`[{items}]`; after a comma here comes `at most N per NAME`")
     return None
+
+
+def _in_comprehension(head: str) -> bool:
+    """`head` stops inside brackets that already hold a `for` (a list comprehension's)."""
+    opened: list[int] = []
+    for at, char in enumerate(head):
+        if char == "[":
+            opened.append(at)
+        elif char == "]" and opened:
+            opened.pop()
+    return bool(opened) and re.search(r"\bfor\b", head[opened[-1]:]) is not None
 
 
 def _misworded(token, text: str, col: int, expected: set[str], expect: str) -> Found | None:

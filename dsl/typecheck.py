@@ -77,6 +77,8 @@ class TypeChecks:
         `[CT, MA]`, `players`, `states where ...`, `held(POOL, P)`."""
         if e[0] == "where":
             return self.element_kind(e[1])
+        if e[0] == "comp":
+            return self._comprehension_kind(e)
         if (e[0] == "call" and e[1] in ("held", "empty") and e[2] and e[2][0][0] == "const"
                 and isinstance(e[2][0][1], str)):  # a pool's name (a list is no pool)
             kind = self.sym.pools.get(e[2][0][1])
@@ -89,6 +91,22 @@ class TypeChecks:
         if len(kinds) == 1:
             return kinds.pop()
         return "place" if all(k.startswith("place") for k in kinds) else None
+
+    def _comprehension_kind(self, e: tuple) -> str | None:
+        """A comprehension's items are its element's kind, its name standing for an item of
+        the list it runs over (`[region of s for s in states]`: regions)."""
+        _, name, src, value, _ = e
+        kinds = self.local_kinds
+        outer = kinds.pop(name, None)
+        inner = self.element_kind(src)
+        if inner is not None:
+            kinds[name] = inner
+        try:
+            return self.kind_of(value)
+        finally:
+            kinds.pop(name, None)
+            if outer is not None:
+                kinds[name] = outer
 
     def _const_kind(self, v: Any) -> str:
         sym = self.sym
@@ -292,6 +310,7 @@ _OP_KINDS = {
     "neg": "number", "counter": "number", "support_of": "number", "support_at": "number",
     "effect": "number", "cmp": "truth value", "and": "truth value", "or": "truth value",
     "not": "truth value", "cards": "list", "list": "list", "where": "list", "track": "list",
+    "comp": "list",
     "effect_list": "list", "as_list": "list", "fmt": "text", "opponent": "player",
     "zone": "zone", "token": "place",
 }

@@ -33,10 +33,11 @@ if TYPE_CHECKING:
     from .unit import Unit
 
 # Expressions that always give a list (or none), so their items need no check in the game.
-_LISTS = frozenset({"list", "where", "cards", "track", "effect_list", "as_list"})
+_LISTS = frozenset({"list", "where", "cards", "track", "effect_list", "as_list", "comp"})
 _LIST_CALLS = frozenset({"range", "held", "empty", "unique"})
 WHERE_SOURCE = "what `where` filters"
 OPTION_ITEMS = "what the option runs over"
+COMP_SOURCE = "what a list comprehension runs over"
 
 
 def checked_items(expr: tuple, what: str) -> tuple:
@@ -284,6 +285,7 @@ def _passes_it(code: str) -> bool:
 
 
 FILTER = "w"  # the prefix of the names of `where` filters' helpers
+COMPREHENSION = "l"  # ... and of list comprehensions' helpers
 _FILTER_CALL = re.compile(rf"\b{FILTER}_\d+\(m, env, ")  # a call of one
 
 
@@ -296,7 +298,7 @@ _PARTS: dict[str, tuple[int, ...]] = {
     "attr": (1,), "token": (0,), "opponent": (0,), "leader": (1,), "support_of": (1, 2),
     "support_at": (1,), "arith": (1, 2), "cmp": (1, 2), "ifelse": (0, 1, 2), "and": (0, 1),
     "or": (0, 1), "not": (0,), "neg": (0,), "list": (0,), "where": (0, 1), "items": (0,),
-    "fmt": (0,), "call": (1,), "fn": (1,), "as_list": (0,),
+    "fmt": (0,), "call": (1,), "fn": (1,), "as_list": (0,), "comp": (1, 2, 3),
 }
 
 
@@ -344,7 +346,7 @@ def _find_operands(e: Any) -> tuple | None:
     parts = []
     for i in _PARTS.get(kind, ()):
         x = e[1 + i]
-        if x is None and kind == "zone":
+        if x is None and kind in ("zone", "comp"):  # a zone of no one; no condition
             continue
         if kind in ("list", "fmt", "call", "fn"):
             if x.__class__ not in (tuple, list):
@@ -357,10 +359,12 @@ def _find_operands(e: Any) -> tuple | None:
 
 def _written_here(e: Any, fast: bool = False) -> tuple:
     """The parts of `e` worked out in the function that works out `e`: not a `where`'s
-    condition, nor (but `fast`) the operands of a comparison needing a helper (they are
-    written in functions of their own)."""
+    condition nor a comprehension's element and condition, nor (but `fast`) the operands
+    of a comparison needing a helper (they are written in functions of their own)."""
     if e[0] == "where":
         return (e[1],)
+    if e[0] == "comp":
+        return (e[2],)
     if not fast and _guarded_cmp(e):
         return ()
     return _operands(e) or ()
@@ -388,7 +392,7 @@ def effects_free(e: Any, functions: frozenset[str], called: set | None = None) -
 
 
 def variables_read(e: Any) -> frozenset[str]:
-    """The variables `e` reads (a `where`'s own `it` left out)."""
+    """The variables `e` reads (a `where`'s own `it`, a comprehension's name, left out)."""
     hit = _READS_OF.get(id(e))
     if hit is not None and hit[0] is e:
         return hit[1]
@@ -403,6 +407,9 @@ def _find_variables_read(e: Any) -> frozenset[str]:
         return frozenset([e[1]]) if e[1].__class__ is str else frozenset()
     if e[0] == "where":
         return variables_read(e[1]) | (variables_read(e[2]) - {"it"})
+    if e[0] == "comp":
+        inside = variables_read(e[3]) | (variables_read(e[4]) if e[4] is not None else frozenset())
+        return variables_read(e[2]) | (inside - {e[1]})
     out: frozenset[str] = frozenset()
     for p in parts:
         out |= variables_read(p)
@@ -482,6 +489,10 @@ class Inliner:
                 inner = {k: v for k, v in scope.items() if k != "it"}  # `it` is the item there
             e = _with_parts(e, lambda p: self.expand(p, scope, looped), only=(0,))
             e = _with_parts(e, lambda p: self.expand(p, inner, True), only=(1,))
+        elif kind == "comp":  # as `where`, its element and condition per item, its name theirs
+            inner = {k: v for k, v in scope.items() if k != e[1]} if scope is not None else None
+            e = _with_parts(e, lambda p: self.expand(p, scope, looped), only=(1,))
+            e = _with_parts(e, lambda p: self.expand(p, inner, True), only=(2, 3))
         elif parts:
             e = _with_parts(e, lambda p: self.expand(p, scope, looped))
         return self.written_in(e, looped) if kind == "fn" else e
@@ -497,8 +508,9 @@ class Inliner:
             return call
         if not all(effects_free(a, self.pure) for a in args):
             return call
-        if _has(body, lambda x: x[0] == "where") and any("it" in variables_read(a) for a in args):
-            return call  # the argument's `it` would be the `where`'s item
+        bound = _names_bound(body)
+        if bound and any(bound & variables_read(a) for a in args):
+            return call  # the argument's `it` (or name) would be the `where`'s (comprehension's)
         size = call_size(self.sizes, name, params, args)
         if size > MAX_WRITTEN_IN or self.spent + size > MAX_SETUP_NODES:
             return call  # measured, not expanded: too large to write in, or nothing left
@@ -613,6 +625,23 @@ def _with_parts(e: Any, f: Callable[[Any], Any], only: tuple[int, ...] | None = 
         else:
             out[1 + i] = f(x)
     return e.__class__(out)
+
+
+def _names_bound(e: Any) -> frozenset[str]:
+    """The names `e` binds inside itself: `it` of a `where`, a comprehension's name."""
+    out: set[str] = set()
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        parts = _operands(x)
+        if parts is None:
+            continue
+        if x[0] == "where":
+            out.add("it")
+        elif x[0] == "comp" and x[1].__class__ is str:
+            out.add(x[1])
+        todo.extend(parts)
+    return frozenset(out)
 
 
 def _size(e: Any) -> int:
@@ -886,6 +915,48 @@ def _filter(w: Writer, src, cond, counting: bool) -> str:
     return w.helper(FILTER, body, (w.expr(checked_items(src, WHERE_SOURCE)),))
 
 
+def _comp(w: Writer, var, items, element, cond) -> str:
+    """`[element for var in items if cond]`, in a helper: the list is worked out by the
+    caller (before `var` is bound), its length charged as a `where`'s is; `var` is the
+    loop's local, and in `env` too (put back after) only when something handed `env` reads
+    it. A list of lists is charged for what it holds, as a list literal is."""
+    if var.__class__ is not str:
+        raise RuleError(f"a comprehension's name is a text, not {var!r:.80}")
+
+    def body(h: Writer) -> list[str]:
+        h.plan([], [element, cond], var)
+        h.inside = True
+        h.locals[var] = "_x"
+        if items.__class__ in (tuple, list) and items and items[0] == "const":
+            h.domains[var] = items[1]
+        test = h.cond(cond) if cond is not None else None
+        value = h.expr(element)
+        keep = [f"if {test}:", f"    _out.append({value})"] if test else [f"_out.append({value})"]
+        passes = [*h.each_pass(), *keep]
+        charge = ["_out = []", "if _a1:", "    m.work += _len(_a1)",
+                  "    if m.work > m.work_limit:", "        m.charge(0)"]
+        if not _passes_env(test, value):  # nothing reads env[var]: it is never set
+            return h.start([*charge, "for _x in _a1:", *("    " + p for p in passes),
+                            "return _items(m, _out)"])
+        name = h.lit(var)
+        return h.start([
+            f"_saved = env.get({name}, _MISSING)",
+            *charge,
+            "try:",
+            "    for _x in _a1:",
+            f"        env[{name}] = _x",
+            *("        " + p for p in passes),
+            "finally:",
+            "    if _saved is _MISSING:",
+            f"        env.pop({name}, None)",
+            "    else:",
+            f"        env[{name}] = _saved",
+            "return _items(m, _out)",
+        ])
+
+    return w.helper(COMPREHENSION, body, (w.expr(checked_items(items, COMP_SOURCE)),))
+
+
 def _items(w: Writer, expr, what) -> str:
     # a text where a list is gone through is an error (see `checked_items`)
     t = w.temp()
@@ -986,7 +1057,7 @@ GENERATORS: dict[str, Callable[..., str]] = {
     "support_at": _support_at, "track": _track, "arith": _arith, "cmp": _cmp,
     "ifelse": _ifelse, "and": _and, "or": _or, "not": _not, "neg": _neg, "list": _list,
     "where": _where, "items": _items, "fmt": _fmt, "call": _call, "fn": _fn,
-    "as_list": _as_list,
+    "as_list": _as_list, "comp": _comp,
 }
 # The operands each kind takes (its generator's parameters after the writer).
 ARITY = {kind: len(inspect.signature(g).parameters) - 1 for kind, g in GENERATORS.items()}

@@ -91,6 +91,10 @@ def substitute(e: tuple, env: dict[str, tuple]) -> tuple:
     """Replace parameters by the argument expressions of a call."""
     if e[0] == "var":
         return env.get(e[1], e)
+    if e[0] == "comp" and e[1] in env:  # its own name stands for its items inside it
+        inner = {k: v for k, v in env.items() if k != e[1]}
+        return (e[0], e[1], substitute(e[2], env),
+                *(substitute(x, inner) if x is not None else x for x in e[3:]))
     return map_expr(e, lambda x: substitute(x, env))
 
 

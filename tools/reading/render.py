@@ -178,6 +178,10 @@ class Renderer:
     def _e_where(self, src: tuple, cond: tuple) -> str:
         return f"{self.wrap(src, 1)} where {self.wrap(cond, 1)}"
 
+    def _e_comp(self, name: str, items: tuple, element: tuple, cond: tuple | None) -> str:
+        test = f" if {self.expr(cond)}" if cond is not None else ""
+        return f"[{self.expr(element)} for {name} in {self.expr(items)}{test}]"
+
     def _e_fmt(self, parts: list) -> str:
         text = "".join(p if isinstance(p, str) else "{" + self.expr(p) + "}" for p in parts)
         return '"' + text.replace('"', '\\"') + '"'
