@@ -69,3 +69,8 @@ def test_a_player_an_option_leaves_out_has_no_seat(tmp_path):
     folder = make_pack(tmp_path, rules={"rules/10-game.yaml": rules}, manifest=manifest)
     assert Game.new(load_pack(folder), 1).state.log[0] == "ann bob, ann"
     assert not check_pack(folder).report.errors
+
+
+def test_sort_by_a_value_of_each_player_with_a_comprehension(tmp_path):
+    assert said(tmp_path, 'say "{sort_by(players, [0 - seat(p) for p in players])}"') == [
+        "dee, cid, bob, ann"]
