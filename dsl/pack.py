@@ -925,8 +925,9 @@ def board_tables(board) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]
 
 def copies_of(card: Card) -> list[Card]:
     """The cards a card file makes: itself, then a copy numbered one up for each further
-    copy (`copies: 3` on card 5 makes 5, 6 and 7), identical but for the number."""
-    return [card, *(card.model_copy(update={"number": card.number + k})
+    copy (`copies: 3` on card 5 makes 5, 6 and 7), identical but for the number. Deep
+    copies: no list or mapping of a field is shared between two cards."""
+    return [card, *(card.model_copy(update={"number": card.number + k}, deep=True)
                     for k in range(1, card.copies))]
 
 

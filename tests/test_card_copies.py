@@ -370,3 +370,10 @@ def test_effect_text_may_name_the_copies_of_a_card_whose_file_is_broken(tmp_path
     assert [at(d) for d in errors(pack)] == [("001-v.yaml", 4, 7, "E104")]
     write(pack, {"more/001-v.yaml": "number: 1\ntitle: Volunteers\ncopies: 2\ntext: [a]\n"})
     assert sorted(d.code for d in errors(pack)) == ["E104", "E321"]
+
+
+def test_copies_share_no_list_of_a_field(tmp_path):
+    pack = make_pack(tmp_path, "- {number: 1, title: Tour, copies: 2, stops: [A, B]}\n")
+    cards = load(pack).cards
+    assert cards[1]["stops"] == cards[2]["stops"] == ["A", "B"]
+    assert cards[1]["stops"] is not cards[2]["stops"]
