@@ -31,7 +31,7 @@ from .diagnostics import Report, Source, closest, did_you_mean
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TYPES = {"int": "a whole number", "str": "text", "name": "a name (letters, digits, '_')"}
 _PLURALS = {"int": "whole numbers", "str": "texts", "name": "names"}
-CARD_OWN = ("number", "title", "kind", "text", "event", "option")
+CARD_OWN = ("number", "title", "copies", "kind", "text", "event", "option")
 LOCATION_OWN = ("id", "name", "support")
 
 # Where a value sits: `at(None)` is the value itself, `at(i)` its item i.

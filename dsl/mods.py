@@ -70,6 +70,16 @@ class _Reader(Protocol):
              where: Source | None = None) -> YamlFile | None: ...
 
 
+def _copy_hint(cards: list, number: int) -> str:
+    """When `number` is a later copy of a card file (`copies:`): mods change the file."""
+    for c, _, _ in cards:
+        if c.number < number < c.number + c.copies:
+            return (f"card {number} is copy {number - c.number + 1} of card {c.number} "
+                    f"(`copies: {c.copies}`): a mod removes or replaces card {c.number}, "
+                    "all its copies with it; a replacement says how many with `copies:`")
+    return ""
+
+
 def node_source(f: YamlFile, node: Any, key: str) -> Source:
     """Position of `key` inside the mapping `node` of file `f`."""
     try:
@@ -498,7 +508,8 @@ class ModStack:
                 gone = not any(c.number == number for c, _, _ in cards)
                 if gone and ("card", number) not in self.touched:
                     self.report.error(src, "E604", f"there is no card {number} to remove",
-                                      "the number of a card of the pack or of an earlier mod")
+                                      _copy_hint(cards, number) or "the number of a card of "
+                                      "the pack or of an earlier mod")
                     continue
                 if self.touch(("card", number), mod, "remove", src, f"card {number}"):
                     cards = [e for e in cards if e[0].number != number]
@@ -519,7 +530,8 @@ class ModStack:
                 return cards
             if not present and ("card", number) not in self.touched:
                 self.report.error(src, "E604", f"there is no card {number} to replace",
-                                  "drop `replaces` to add it as a new card")
+                                  _copy_hint(cards, number)
+                                  or "drop `replaces` to add it as a new card")
                 return cards
             if self.touch(("card", number), mod, "change", src, f"card {number}") and present:
                 first = present[0]

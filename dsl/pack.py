@@ -11,7 +11,17 @@ from typing import Any
 
 from ..interpreter.builtins import ARITY, MAP_BUILTINS
 from ..interpreter.program import PoolSpec, ProcedureSpec, Program, ZoneSpec
-from ..schemas.content import Board, Card, CardList, NumericTrack, PackManifest, RulesFile, TextDef
+from ..schemas.content import (
+    MAX_CARDS,
+    MAX_COPIES,
+    Board,
+    Card,
+    CardList,
+    NumericTrack,
+    PackManifest,
+    RulesFile,
+    TextDef,
+)
 from . import language, loading
 from .compiler import Compiler, Symbols, unknown_announcement_hint
 from .diagnostics import Report, Source, did_you_mean
@@ -71,7 +81,11 @@ def pack_cards(path: Path | str | None = None, mods: ModPaths = ()) -> dict[int,
     file). Files with problems are left out (`check` reports them)."""
     root = Path(path) if path is not None else builtin_pack()
     loader = _Loader(root, Report(), PackStats(), {}, [Path(m) for m in mods])
-    return {card.number: (card.title, f.display) for card, f, _ in loader.all_cards()}
+    cards = loader.all_cards()
+    first = loader.copy_of
+    return {card.number: (card.title, f.display + copy_words(
+                card.number, first.get(card.number, card.number), card.copies))
+            for card, f, _ in cards}
 
 
 class _Loader:
@@ -92,6 +106,7 @@ class _Loader:
         # What files that failed their schema would have defined, read from their raw
         # YAML: other files' effect text may name them without a cascade of errors.
         self.broken_numbers: set[int] = set()
+        self.copy_of: dict[int, int] = {}  # a later copy's number -> its card file's number
         self.unread_cards = False
         self.left_out = False  # a card or rules file was not compiled
         self.broken_procedures: dict[str, list[str]] = {}
@@ -369,6 +384,7 @@ class _Loader:
 
     def load_cards(self, manifest: PackManifest, options: dict) -> list[tuple[Card, YamlFile, Any]]:
         out = []
+        self.copy_of = {}
         for i, entry in enumerate(manifest.cards):
             target = self.entry(entry, "cards", i)
             if target is None:
@@ -387,21 +403,56 @@ class _Loader:
         out = self.mods.apply_cards(out)
         check_card_fields(manifest.card_fields, out, self.report, self.places)
         self.check_card_kinds(manifest, out)
+        out = self.within_deck_size(out)
         kept = []
         seen: dict[int, str] = {}
         for card, f, node in out:
             if card.option and not options.get(card.option, False):
                 self.gate([card.option])
                 continue
-            if card.number in seen:
-                line, col = node.lc.key("number")
-                self.report.error(Source(f.display, line + 1, col + 1), "E106",
-                                  f"card number {card.number} is used twice",
-                                  f"also in {seen[card.number]}")
-                continue
-            seen[card.number] = f.display
-            kept.append((card, f, node))
+            told = False  # one E106 a card file, however many of its copies clash
+            for copy in copies_of(card):
+                if copy.number in seen:
+                    if not told:
+                        self.number_twice(copy, card, f, node, seen[copy.number])
+                    told = True
+                    continue
+                seen[copy.number] = f.display + copy_words(copy.number, card.number, card.copies)
+                if copy is not card:
+                    self.copy_of[copy.number] = card.number
+                kept.append((copy, f, node))
         return kept
+
+    # ---- copies of a card (`copies: N`) ------------------------------------------
+    def within_deck_size(self, cards: list) -> list:
+        """The cards up to MAX_CARDS, copies counted (every option on, so no option can
+        make a deck too large); the card that crosses it is an error (E140) at its
+        `copies`, and it and the cards after it are left out."""
+        total = 0
+        for i, (card, f, node) in enumerate(cards):
+            total += card.copies
+            if total > MAX_CARDS:
+                key = "copies" if "copies" in node else "number"
+                self.report.error(value_source(f, node, key), "E140",
+                                  f"card {card.number}: the pack's cards, copies counted, "
+                                  f"come to more than the {MAX_CARDS:,} a game may have",
+                                  "give cards fewer `copies:`, or split the game into packs")
+                self.left_out = True
+                return cards[:i]
+        return cards
+
+    def number_twice(self, copy: Card, card: Card, f: YamlFile, node: Any, other: str) -> None:
+        """E106: a card number already taken, at `number` (or, for a later copy, at the
+        `copies` that numbered it)."""
+        key = "number" if copy is card else "copies"
+        line, col = node.lc.key(key)
+        message = f"card number {copy.number} is used twice"
+        hint = f"also in {other}"
+        if card.copies > 1:
+            message += (f": `copies: {card.copies}` numbers card {card.number}'s copies "
+                        f"{card.number} to {card.number + card.copies - 1}")
+            hint += "; number the card past the others' numbers, or give it fewer copies"
+        self.report.error(Source(f.display, line + 1, col + 1), "E106", message, hint)
 
     def check_card_kinds(self, manifest: PackManifest, cards: list) -> None:
         """Declared card kinds: every card's kind and every zone's start is one (E121)."""
@@ -608,6 +659,12 @@ class _Loader:
                     self.stats.without_event.append(card.number)
                 continue
             self.stats.events[card.kind] = self.stats.events.get(card.kind, 0) + 1
+            if card.number in self.copy_of:
+                # A copy runs its file's event, compiled once (`card` tells the copies apart).
+                first = events.get(self.copy_of[card.number])
+                if first is not None:
+                    events[card.number] = first
+                continue
             if self.lines_joined(f, node, "event"):
                 continue
             src = f.text_source(node, "event")
@@ -804,8 +861,8 @@ class _Loader:
         its `owner` must be a player (E108), or the card would be in no zone at all."""
         starts = {z.start for z in manifest.zones.values() if z.per_player and z.start}
         for card, f, node in cards:
-            if card.kind not in starts:
-                continue
+            if card.kind not in starts or card.number in self.copy_of:
+                continue  # a copy has its file's owner, reported once at the file
             owner = (card.model_extra or {}).get("owner")
             if isinstance(owner, str) and owner in self.declared:
                 continue
@@ -907,6 +964,21 @@ def board_tables(board) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]
     return locations, kinds
 
 
+def copies_of(card: Card) -> list[Card]:
+    """The cards a card file makes: itself, then a copy numbered one up for each further
+    copy (`copies: 3` on card 5 makes 5, 6 and 7), identical but for the number. Deep
+    copies: no list or mapping of a field is shared between two cards."""
+    return [card, *(card.model_copy(update={"number": card.number + k}, deep=True)
+                    for k in range(1, card.copies))]
+
+
+def copy_words(number: int, first: int, copies: int) -> str:
+    """How a message names one of a card's copies (nothing for a card of one copy)."""
+    if copies == 1:
+        return ""
+    return f", copy {number - first + 1} of {copies} of card {first}"
+
+
 def card_attributes(cards: list) -> dict[int, dict[str, Any]]:
     """Each card's properties by number: its own fields, number, title, kind and text
     (the printed text on one line)."""
@@ -938,11 +1010,18 @@ def counter_bounds(manifest: PackManifest) -> dict[str, list]:
 
 
 def raw_numbers(data: Any) -> set[int]:
-    """Card numbers in the raw YAML of a card file (a list file or a one-card file)."""
+    """Card numbers in the raw YAML of a card file (a list file or a one-card file), the
+    numbers of its copies too."""
     items = data.get("cards") if isinstance(data, dict) and "cards" in data else [data]
     if not isinstance(items, list):
         return set()
-    return {c["number"] for c in items if isinstance(c, dict) and type(c.get("number")) is int}
+    numbers: set[int] = set()
+    for c in items:
+        if isinstance(c, dict) and type(c.get("number")) is int:
+            copies = c.get("copies")
+            count = copies if type(copies) is int and 1 <= copies <= MAX_COPIES else 1
+            numbers.update(range(c["number"], c["number"] + count))
+    return numbers
 
 
 def raw_params(data: Any, section: str) -> dict[str, list[str]]:

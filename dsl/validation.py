@@ -145,14 +145,35 @@ def _wrong_value(p: _Problem) -> tuple[str, str]:
         got = str(err["input"])
         return (f"{_show(err['input'])} is not one of {', '.join(allowed)}",
                 did_you_mean(got, allowed))
-    return f"{err['msg']} (got {_show(err['input'])})", ""
+    return f"{err['msg']} (got {_show(err['input'])})", _range_hint(p)
+
+
+_BOUNDS = {"ge": "at least", "gt": "more than", "le": "at most", "lt": "less than"}
+
+
+def _range_hint(p: _Problem) -> str:
+    """A number outside its field's bounds: the bounds, as the field declares them (e.g.
+    "`copies` is a whole number from 1 to 100")."""
+    if p.err["type"] not in ("greater_than_equal", "greater_than", "less_than_equal",
+                             "less_than") or not p.path:
+        return ""
+    fields = getattr(p.parent_type, "model_fields", {})
+    info = fields.get(str(p.path[-1])) if isinstance(fields, dict) else None
+    bounds = {name: getattr(m, name) for m in (info.metadata if info else ())
+              for name in _BOUNDS if getattr(m, name, None) is not None}
+    if set(bounds) == {"ge", "le"}:
+        number = "a whole number" if info is not None and info.annotation is int else "a number"
+        return f"`{p.path[-1]}` is {number} from {bounds['ge']} to {bounds['le']}"
+    told = " and ".join(f"{_BOUNDS[name]} {value}" for name, value in bounds.items())
+    return f"`{p.path[-1]}` is {told}" if told else ""
 
 
 def _shape_hint(p: _Problem) -> str:
     """The value as it would fit: a number in digits, one text where a list of one was
     written, a list where one text was."""
     got, kind, name = p.err["input"], p.err["type"], p.path[-1] if p.path else ""
-    if kind in ("int_parsing", "float_parsing") and str(got).lower() in NUMBER_WORDS:
+    if kind in ("int_parsing", "int_type", "float_parsing") \
+            and str(got).lower() in NUMBER_WORDS:
         return f"write the number in digits: `{NUMBER_WORDS[str(got).lower()]}`"
     if kind == "string_type" and isinstance(got, list) and len(got) == 1 \
             and isinstance(got[0], str):

@@ -374,12 +374,26 @@ class Board(Strict):
     tokens: dict[str, str] = Field(default_factory=dict)
 
 
+# A card file may stand for up to MAX_COPIES identical cards (`copies:`), and a game's
+# cards, copies counted, are at most MAX_CARDS: each is an entry in zones, saves and every
+# observation, so a few lines must not make a deck of millions. The shipped packs have at
+# most a few hundred cards.
+MAX_COPIES = 100
+MAX_CARDS = 10_000
+
+
 class Card(BaseModel):
     """One card: identity, printed text and its event in the effect language."""
 
     model_config = ConfigDict(extra="allow")
     number: int = Field(ge=1)
     title: str
+    copies: int = Field(
+        1, ge=1, le=MAX_COPIES, strict=True,
+        description=f"how many identical cards this file makes (1 to {MAX_COPIES}): they are "
+        "numbered from `number` up (number: 5, copies: 3 makes cards 5, 6 and 7), each a card "
+        "of its own in zones, saves and scenarios",
+    )
     kind: str = "campaign"
     text: str = ""
     event: str | None = None
