@@ -619,12 +619,16 @@ class _Unit(TypeChecks):
     def _duration(self, node: Tree) -> tuple:
         """(duration, uses) of an `until` clause."""
         kind = node.data
-        if kind == "until_end":
+        if kind in ("until_end", "until_end_or_used_once", "until_end_or_used"):
             d = str(node.children[0])
             if d not in self.sym.durations:
                 self.error(node.children[0], "E310", f"unknown duration '{d}'",
                            f"use one of: {', '.join(sorted(self.sym.durations))}")
-            return d, None
+            if kind == "until_end":
+                return d, None
+            # whichever comes first: the duration's end, or the last use
+            return d, (("const", 1) if kind == "until_end_or_used_once" else
+                       self.number(node.children[1], "how many uses"))
         if kind == "until_count":
             name, n = node.children
             self._announcement(name)

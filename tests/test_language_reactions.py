@@ -497,3 +497,48 @@ def test_declared_card_kinds_refuse_a_misspelt_kind_and_a_mod_adds_one(tmp_path)
     mod = make_mod(tmp_path, "bonus", {}, setup="card_kinds: {bonus: \"bonus cards\"}\n")
     assert "E121" in codes(check_pack(pack))
     assert not check_pack(pack, mods=[mod]).report.errors
+
+
+def either_end(until: str) -> str:
+    """Card 3 sets up a reaction for `until` and scores at once (its first use)."""
+    return f"""
+- {{number: 1, title: One}}
+- {{number: 2, title: Two}}
+- number: 3
+  title: Either
+  event: |
+    until {until}:
+      whenever scored(who, n):
+        player gains 5 gold
+    do score(player: player, amount: 1)
+- {{number: 4, title: Four}}
+"""
+
+
+@pytest.mark.parametrize("until, gold", [
+    ("end of round", 13),  # ann's score and bob's: the round has not ended
+    ("end of round or used once", 8),  # ann's score used it up
+    ("end of round or used 3 times", 13),  # two uses, then the round ended it
+    ("used 3 times", 18),  # and in round 2, ann's score is its third use
+])
+def test_a_reaction_lasts_until_its_duration_ends_or_it_is_used_up(tmp_path, until, gold):
+    program = load_pack(make_pack(tmp_path, either_end(until)))
+    game = play(program, ["play Either", "score", "score"])  # the last: round 2, ann
+    assert game.state.counters["gold"]["ann"] == gold
+
+
+def test_an_effect_cannot_be_used_up_even_with_a_duration(tmp_path):
+    cards = either_end("end of round or used once").replace(
+        "      whenever scored(who, n):\n        player gains 5 gold\n",
+        "      player has bonus 1\n")
+    loaded = check_pack(make_pack(tmp_path, cards))
+    assert codes(loaded) == ["E334"]
+
+
+def test_explain_reads_a_duration_with_uses_as_it_is_written(tmp_path):
+    from hustings.tools.reading.outline import listing
+    from hustings.tools.reading.render import Renderer
+
+    program = load_pack(make_pack(tmp_path, either_end("end of round or used 2 times")))
+    text = "\n".join(listing(program, program.events[3], Renderer(program)))
+    assert "until end of round or used 2 times: whenever scored(who, n):" in text

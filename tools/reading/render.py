@@ -265,8 +265,8 @@ class Renderer:
     def until(self, duration: Any, uses: tuple | None = None) -> str:
         """An `until` clause: a declared duration, a count of announcements, or uses."""
         if uses is not None:
-            return "until used once" if uses == ("const", 1) else \
-                f"until used {self.expr(uses)} times"
+            used = "used once" if uses == ("const", 1) else f"used {self.expr(uses)} times"
+            return f"until {used}" if duration == "game" else f"until end of {duration} or {used}"
         if isinstance(duration, tuple):  # ("count", announcement, n)
             return f"until {duration[1]} {self.expr(duration[2])} times"
         return f"until end of {duration}"
