@@ -575,6 +575,8 @@ class _Loader:
             for attrs in table.values():
                 attributes.update(attrs)
         attributes.update(manifest.card_fields)
+        if manifest.cards:  # every card has these, even when no card file could be read
+            attributes.update(("number", "title", "kind", "text"))
         for fields in manifest.board_fields.values():
             attributes.update(fields)
         return attributes

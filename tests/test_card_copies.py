@@ -377,3 +377,13 @@ def test_copies_share_no_list_of_a_field(tmp_path):
     cards = load(pack).cards
     assert cards[1]["stops"] == cards[2]["stops"] == ["A", "B"]
     assert cards[1]["stops"] is not cards[2]["stops"]
+
+
+def test_a_pack_whose_every_card_is_refused_gets_no_second_error_for_reading_a_title(tmp_path):
+    from minipack import make_pack
+
+    from hustings.dsl.loading import check_pack
+
+    loaded = check_pack(make_pack(tmp_path, '- {number: "x", title: One}\n'))
+    codes = [d.code for d in loaded.report.errors]
+    assert codes and "E316" not in codes  # the rules' `title of c` is no unknown property
