@@ -97,7 +97,7 @@ def new_pack(path: Path, name: str | None, players: str | None) -> int:
         return 2
     print(f"wrote pack {name!r} in {path}: {len(files)} files, players {', '.join(seats)}")
     print(f"next: hustings check {path}; hustings scenario {path / 'scenarios'}; "
-          f"hustings play --pack {path}")
+          f"hustings play --pack {path} --seat {seats[0]}=human")
     return 0
 
 
