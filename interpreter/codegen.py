@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .budget import MAX_INT, MAX_SETUP_NODES, MAX_WRITTEN_IN
@@ -563,19 +563,21 @@ def call_size(sizes: dict[str, Measured], name: str, params: list, args: list) -
     return min(max(total, kept), _HUGE)
 
 
-def pure_calls(e: Any, pure: frozenset[str]) -> list[str]:
-    """The pure functions `e` calls."""
-    out: list[str] = []
+def _nodes(e: Any) -> Iterator[tuple]:
+    """Every expression `e` is made of, itself included (without recursion: an expression
+    may nest deeper than Python's stack)."""
     todo = [e]
     while todo:
         x = todo.pop()
         parts = _operands(x)
-        if parts is None:
-            continue
-        if x[0] == "fn" and x[1].__class__ is str and x[1] in pure:
-            out.append(x[1])
-        todo.extend(parts)
-    return out
+        if parts is not None:
+            yield x
+            todo.extend(parts)
+
+
+def pure_calls(e: Any, pure: frozenset[str]) -> list[str]:
+    """The pure functions `e` calls."""
+    return [x[1] for x in _nodes(e) if x[0] == "fn" and x[1].__class__ is str and x[1] in pure]
 
 
 def _measure(e: Any, functions: dict, sizes: dict[str, Measured]) -> Measured:
@@ -629,19 +631,8 @@ def _with_parts(e: Any, f: Callable[[Any], Any], only: tuple[int, ...] | None = 
 
 def _names_bound(e: Any) -> frozenset[str]:
     """The names `e` binds inside itself: `it` of a `where`, a comprehension's name."""
-    out: set[str] = set()
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        parts = _operands(x)
-        if parts is None:
-            continue
-        if x[0] == "where":
-            out.add("it")
-        elif x[0] == "comp" and x[1].__class__ is str:
-            out.add(x[1])
-        todo.extend(parts)
-    return frozenset(out)
+    return frozenset("it" if x[0] == "where" else x[1] for x in _nodes(e)
+                     if x[0] == "where" or (x[0] == "comp" and x[1].__class__ is str))
 
 
 def _size(e: Any) -> int:

@@ -13,10 +13,9 @@ The markers differ from the tutorial's (`file:`, `run:`), so each test runs its 
 from __future__ import annotations
 
 import re
-import shlex
-import subprocess
-import sys
 from pathlib import Path
+
+from console_steps import run_console_block
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "authoring.md"
 TITLE = "## 11. A game of your own, from an empty folder"
@@ -58,13 +57,6 @@ def test_the_chapter_builds_a_whole_game():
         assert f"$ {command}" in commands, command
 
 
-def run_hustings(command: str, cwd: Path) -> subprocess.CompletedProcess:
-    words = shlex.split(command)
-    assert words[0] == "hustings", command
-    return subprocess.run([sys.executable, "-m", "hustings.tools.cli", *words[1:]],
-                          cwd=cwd, capture_output=True, text=True, timeout=300)
-
-
 def test_the_chapter_runs(tmp_path):
     for kind, arg, body in steps():
         target = tmp_path / arg.strip()
@@ -77,14 +69,4 @@ def test_the_chapter_runs(tmp_path):
             assert target.read_text(encoding="utf-8") == body, (
                 f"{arg.strip()} as written differs from the chapter")
             continue
-        want_exit = int(arg.split("=")[1])
-        lines = body.strip().splitlines()
-        commands = [line[2:] for line in lines if line.startswith("$ ")]
-        expected = [line for line in lines if not line.startswith("$ ")]
-        output = ""
-        for command in commands:
-            proc = run_hustings(command, tmp_path)
-            output += proc.stdout + proc.stderr
-            assert proc.returncode == want_exit, f"{command}\n{output}"
-        for line in expected:
-            assert line in output, f"{commands}: expected {line!r} in\n{output}"
+        run_console_block(arg, body, tmp_path)

@@ -4,12 +4,12 @@ gains, stopping at the ends, and (with `ends_game`) finishing the game at either
 from __future__ import annotations
 
 import pytest
+from minipack import MANIFEST, make_pack
 
 from hustings.dsl.loading import check_pack, load_pack
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game
 from hustings.interpreter.invariants import violations
-from tests.minipack import MANIFEST, make_pack
 
 TRACK = "  tug: {min: -3, max: 3, start: 0, shared: {max: ann, min: bob, ends_game: %s}}\n"
 

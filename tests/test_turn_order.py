@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from minipack import MANIFEST, make_pack
 
 from hustings.dsl.loading import check_pack, load_pack
 from hustings.interpreter.errors import RuleError
 from hustings.interpreter.game import Game
-from tests.minipack import MANIFEST, make_pack
 
 
 def said(tmp_path, body: str, players: str = "[ann, bob, cid, dee]") -> list[str]:

@@ -8,10 +8,9 @@ and expects exit code N and every other line of the block in the output.
 from __future__ import annotations
 
 import re
-import shlex
-import subprocess
-import sys
 from pathlib import Path
+
+from console_steps import run_console_block
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "authoring.md"
 STEP = re.compile(r"<!-- (file|run): ([^>]*?) -->\n```\w*\n(.*?)```", re.S)
@@ -33,17 +32,4 @@ def test_the_tutorial_runs(tmp_path):
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(body)
             continue
-        want_exit = int(arg.split("=")[1])
-        lines = body.strip().splitlines()
-        commands = [line[2:] for line in lines if line.startswith("$ ")]
-        expected = [line for line in lines if not line.startswith("$ ")]
-        output = ""
-        for command in commands:
-            words = shlex.split(command)
-            assert words[0] == "hustings"
-            proc = subprocess.run([sys.executable, "-m", "hustings.tools.cli", *words[1:]],
-                                  cwd=tmp_path, capture_output=True, text=True)
-            output += proc.stdout + proc.stderr
-            assert proc.returncode == want_exit, f"{command}\n{output}"
-        for line in expected:
-            assert line in output, f"{commands}: expected {line!r} in\n{output}"
+        run_console_block(arg, body, tmp_path)
