@@ -786,15 +786,16 @@ class _Unit(TypeChecks):
     def s_while_stmt(self, cond, bound, block):
         return ("while", self.expr(cond), self.literal(bound), self.sub(block))
 
-    def s_choose_value_stmt(self, who, name, items, label, asking):
+    def s_choose_value_stmt(self, who, always, name, items, label, asking):
         w, e = self.player(who, "who chooses"), self.items(items, "what is chosen from")
         # the question is asked before anything is chosen: it cannot name the choice
         question = self.fmt(asking.children[0]) if asking is not None else None
         self.bind(name, self.element_kind(e))
         lab = self.fmt(label.children[0]) if label is not None else None
-        return ("choose", w, str(name), e, lab, question)
+        # `always` rides last, and only when written, so other decisions compile as before
+        return ("choose", w, str(name), e, lab, question) + ((True,) if always else ())
 
-    def s_choose_menu_stmt(self, who, asking, status, *options):
+    def s_choose_menu_stmt(self, who, always, asking, status, *options):
         w = self.player(who, "who chooses")
         question = self.fmt(asking.children[0]) if asking is not None else None
         compiled, notes = [], []
@@ -812,6 +813,8 @@ class _Unit(TypeChecks):
             remarks = (self.fmt(status.children[0]) if status is not None else None, notes)
         # Remarks and the question ride in elements of their own after the options, so
         # readers of the options stay as they were.
+        if always:  # last, and only when written (see s_choose_value_stmt)
+            return ("menu", w, compiled, remarks, question, True)
         if question is not None:
             return ("menu", w, compiled, remarks, question)
         return ("menu", w, compiled) if remarks is None else ("menu", w, compiled, remarks)

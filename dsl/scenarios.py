@@ -202,6 +202,7 @@ class Runner:
                     spec = program.procedures[proc]
                     game.machine.push(spec.block, {**spec.defaults, **sc.run.args}, True)
                     game.start()
+                    answer_formalities(game)
                     started = True
                 problem = self.step(game, step)
             except RuleError as e:
@@ -224,6 +225,7 @@ class Runner:
             for label in [step.do] if isinstance(step.do, str) else step.do:
                 try:
                     game.apply_action(label)
+                    answer_formalities(game)
                 except IllegalAction as e:
                     if game.is_terminal():
                         return str(e)
@@ -241,6 +243,21 @@ class Runner:
             problems = check(game, step.expect)
             return "; ".join(problems) if problems else None
         return None
+
+
+# One-option questions answered in a row at most (a bound, as every loop has).
+MAX_FORMALITIES = 100
+
+
+def answer_formalities(game: Game) -> None:
+    """Answer every question that offers one option only, as the engine takes any other
+    one-option decision without asking: such a question is written `always` so that being
+    asked tells the others nothing, and for a scenario it is a formality (scenarios name
+    the choices that matter; tests/test_always_asking.py proves the asking itself)."""
+    for _ in range(MAX_FORMALITIES):
+        if game.is_terminal() or game.num_actions() != 1:
+            return
+        game.apply_action(0)
 
 
 def force(state, forced) -> None:

@@ -17,7 +17,7 @@ from .diagnostics import did_you_mean
 
 # Statements that bind a local name, and which of their children is the name.
 _BINDERS = {"let_stmt": 0, "set_stmt": 0, "for_stmt": 0, "for_range_stmt": 0,
-            "choose_value_stmt": 1, "option_for": 0}
+            "choose_value_stmt": 2, "option_for": 0}
 
 
 def rebound_names(tree: Tree) -> set[str]:

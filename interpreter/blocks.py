@@ -271,7 +271,8 @@ class Segments:
         if prompt is None:  # asked from the player's name (narration.menu_question)
             prompt = f"{self.unit.bind(narration.menu_question)}(m, {who_local})"
         out.append(f"if {offered}:{mark}")
-        out.append(f"    if _len({offered}) == 1: m.apply_payload({offered}[0]){mark}")
+        single = 0 if len(ins) > 5 and ins[5] else 1  # `always`: asked even with one option
+        out.append(f"    if _len({offered}) == {single}: m.apply_payload({offered}[0]){mark}")
         out.append(f"    else:{mark}")
         out.append(f"        {who_local} = {player}{mark}")
         out.append(f"        m.decide({who_local}, {prompt}, {offered}){mark}")
@@ -283,7 +284,8 @@ class Segments:
         question = ins[5] if len(ins) > 5 else None
         listed = self._settled(out, checked_items(items, CHOSEN_FROM), mark)
         out.append(f"if not {listed}: env[{var}] = None{mark}")
-        out.append(f"elif _len({listed}) == 1: env[{var}] = {listed}[0]{mark}")
+        single = 0 if len(ins) > 6 and ins[6] else 1  # `always`: asked even with one item
+        out.append(f"elif _len({listed}) == {single}: env[{var}] = {listed}[0]{mark}")
         out.append(f"else:{mark}")
         prompt = self._settled(out, question, mark, "    ") if question is not None else None
         out.append(f"    env[{var}] = {listed}[-1]{mark}")  # where offering leaves it

@@ -390,10 +390,21 @@ def control(program: Program, s: GameState) -> Iterator[str]:
         return
     options, payloads = pending["options"], pending["payloads"]  # options: None until asked
     labels = len(payloads) if options is None else len(options)
-    if labels < 2 or labels != len(payloads):
+    if labels < fewest_options(program, s) or labels != len(payloads):
         yield f"pending: {labels} options and {len(payloads)} payloads"
         return
     yield from frames(program, s)
+
+
+def fewest_options(program: Program, s: GameState) -> int:
+    """How few options the paused decision may offer: two, for one option is taken without
+    asking, unless it is written `always` (asked even then). The instruction is read
+    defensively: where the stack points is checked after this (frames)."""
+    top = s.stack[-1]
+    block = program.blocks[top.block] if 0 <= top.block < len(program.blocks) else []
+    ins = block[top.pc - 1] if 1 <= top.pc <= len(block) else ("none",)
+    flag = {"menu": 5, "choose": 6}.get(ins[0])  # where the compiler puts `always`
+    return 1 if flag is not None and len(ins) > flag and ins[flag] is True else 2
 
 
 def frames(program: Program, s: GameState) -> Iterator[str]:

@@ -802,10 +802,12 @@ class Choose(Op):
     Its labels are made when they are asked for (`labels`), unless working them out
     could draw chance: then they are made as the options are offered, as written."""
 
-    __slots__ = ("who", "var", "items", "label", "lazy", "question")
+    __slots__ = ("who", "var", "items", "label", "lazy", "question", "single")
 
-    def __init__(self, who, var, items, label, question=None):
+    def __init__(self, who, var, items, label, question=None, always=False):
         self.who, self.var = build(who), var
+        # how many items are taken without asking: one, unless `always` asks even then
+        self.single = 0 if always else 1
         self.items = build_items(items, CHOSEN_FROM)
         self.label = build(label) if label is not None else None
         self.lazy = all(pure(e) for e in (who, items, label) if e is not None)
@@ -817,7 +819,7 @@ class Choose(Op):
         if not items:
             f.env[self.var] = None
             return
-        if len(items) == 1:
+        if len(items) == self.single:
             f.env[self.var] = items[0]
             return
         env = f.env
@@ -851,10 +853,12 @@ class Menu(Op):
     and item, unless that could give other labels than offering them did (something
     in the menu draws chance, or a label reads a later option's variable)."""
 
-    __slots__ = ("who", "offers", "status", "notes", "lazy", "texts", "question")
+    __slots__ = ("who", "offers", "status", "notes", "lazy", "texts", "question", "single")
 
-    def __init__(self, who, options, remarks=None, question=None):
+    def __init__(self, who, options, remarks=None, question=None, always=False):
         self.who = build(who)
+        # how many offers are taken without asking: one, unless `always` asks even then
+        self.single = 0 if always else 1
         # the prompt: `asking "..."`, worked out before any option is offered
         self.question = build(question) if question is not None else None
         status, notes = remarks if remarks is not None else (None, [None] * len(options))
@@ -876,13 +880,13 @@ class Menu(Op):
         if not offered:
             return
         if self.lazy:
-            if len(offered) == 1:
+            if len(offered) == self.single:
                 m.apply_payload(offered[0])
                 return
             who = self.who(m, env)
             m.decide(who, prompt or tell.menu_question(m, who), offered)
             return
-        if len(offered) == 1:
+        if len(offered) == self.single:
             m.apply_payload(offered[0][1])
             return
         who = self.who(m, env)

@@ -296,16 +296,20 @@ class Renderer:
         return f"if {self.expr(branches[0][0])}:"
 
     def _s_choose(self, who: tuple, var: str, items: tuple, label: tuple | None,
-                  question: tuple | None = None) -> str:
+                  question: tuple | None = None, always: bool = False) -> str:
         labelled = f" labelled {self.expr(label)}" if label is not None else ""
-        return f"{self.expr(who)} chooses {var} from {self.expr(items)}{labelled}" \
+        return f"{self.chooser(who, always)} {var} from {self.expr(items)}{labelled}" \
             f"{self.asking(question)}"
 
     def _s_menu(self, who: tuple, options: list, remarks: tuple | None = None,
-                question: tuple | None = None) -> str:
+                question: tuple | None = None, always: bool = False) -> str:
         status = remarks[0] if remarks is not None else None
         noting = f" noting {self.expr(status)}" if status is not None else ""
-        return f"{self.expr(who)} chooses{self.asking(question)}{noting}:"
+        return f"{self.chooser(who, always)}{self.asking(question)}{noting}:"
+
+    def chooser(self, who: tuple, always: bool) -> str:
+        """`P chooses`, or `P always chooses` for a decision asked even with one option."""
+        return f"{self.expr(who)} {'always ' if always else ''}chooses"
 
     def asking(self, question: tuple | None) -> str:
         """A decision's `asking` clause, with its leading space (none without one)."""
