@@ -216,7 +216,7 @@ class _Loader:
         if spec is None:
             if asked is not None and asked != len(fixed):
                 self.report.error(Source(self.manifest_file.display), "E176",
-                                  f"{asked} players: this pack always seats {len(fixed)}",
+                                  f"this pack always seats {len(fixed)} players, not {asked}",
                                   "declare `player_count: {min, max}` in pack.yaml, or leave "
                                   "--players out")
             return fixed
@@ -227,7 +227,8 @@ class _Loader:
         n = default if asked is None else asked
         if not spec.min <= n <= spec.max:
             self.report.error(self.manifest_file.key_source("player_count"), "E176",
-                              f"{n} players: this game seats from {spec.min} to {spec.max}",
+                              f"this game seats from {spec.min} to {spec.max} players, "
+                              f"not {n}",
                               f"ask for --players {spec.min} to {spec.max}")
             n = default
         self.player_count = n
@@ -754,7 +755,7 @@ class _Loader:
         check_graph(comp, manifest.entry, self.report, defined, warn_unused=complete)
         check_announcement_cycles(comp, self.report)
         check_view(manifest, self.manifest_file, self.report, symbols.functions,
-                   attributes, set(kinds))
+                   attributes, set(kinds), self.declared)
 
     def count_kinds(self, manifest: PackManifest) -> None:
         """The declared kinds come first in the summary; those declared `events: true` (or,

@@ -418,6 +418,8 @@ def check(game: Game, exp: Expect) -> list[str]:
         same(f"result {key}", (s.result or {}).get(key), want)
     if exp.terminal is not None:
         same("game over", game.is_terminal(), exp.terminal)
+    if exp.out is not None:
+        same("players out", sorted(s.out), sorted(exp.out))
     return bad
 
 

@@ -104,6 +104,8 @@ class Expect(Strict):
     log: list[str] = Field(default_factory=list, description="texts the log must contain")
     result: dict[str, Any] = Field(default_factory=dict)
     terminal: bool | None = None
+    out: list[str] | None = Field(
+        None, description="exactly the players out of the game (`eliminate P`), any order")
 
 
 class Forced(Strict):

@@ -149,7 +149,7 @@ def players_refused(e: Exception) -> None:
     fault: one line and exit 2 (UsageError), not the pack's diagnostics."""
     errors = e.report.errors
     if errors and all(d.code == "E176" for d in errors):
-        raise UsageError(f"--players {errors[0].message} ({errors[0].hint})") from None
+        raise UsageError(f"--players: {errors[0].message} ({errors[0].hint})") from None
 
 
 def load_card(args: argparse.Namespace) -> tuple[Program, int] | None:

@@ -513,8 +513,9 @@ def load_recorded(load: Callable[[], Program], source: Path | None) -> Program:
         errors = e.report.errors
         if errors and all(d.code == "E176" for d in errors):  # the count asked for
             if source is None:
-                raise UsageError(f"--players {errors[0].message} ({errors[0].hint})") from None
-            raise InputError(f"{source} was played with {errors[0].message}") from None
+                raise UsageError(f"--players: {errors[0].message} ({errors[0].hint})") from None
+            raise InputError(f"{source}: its count of players does not fit the pack: "
+                             f"{errors[0].message}") from None
         if source is None or not errors or any(d.code != "E105" for d in errors):
             raise
         raise InputError(f"{source} was played with an option the pack does not declare: "
