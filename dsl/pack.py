@@ -248,7 +248,8 @@ class _Loader:
         if spec.min > spec.max:
             problems.append(("min", f"player_count.min ({spec.min}) is above max "
                              f"({spec.max})", "swap them"))
-        if not spec.min <= default <= spec.max:
+        if spec.default is not None and spec.min <= spec.max \
+                and not spec.min <= default <= spec.max:
             problems.append(("default", f"player_count.default is {default}, outside "
                              f"{spec.min} to {spec.max}", "give a default within the range"))
         for key, message, hint in problems:
