@@ -251,6 +251,11 @@ def test_the_web_board_creates_a_game_of_the_count_asked():
     with TestClient(create_app(OUTPOSTS, limit=8)) as client:
         setup = client.get("/api/setup").json()
         assert setup["player_count"] == {"min": 2, "max": 5, "default": 3}
+        assert setup["players"] == ["red", "blue", "green", "gold", "white"]  # every seat
+        r = client.post("/api/games", json={"seats": {"red": "human", "white": "greedy"}})
+        assert r.status_code == 201, r.text  # the default count: white's seat is left out
+        session = client.app.state.server.rooms.get(r.json()["id"]).session
+        assert session.seats == {"red": "human", "blue": "random", "green": "random"}
         r = client.post("/api/games", json={"players": 4, "seats": {"red": "human"}})
         assert r.status_code == 201, r.text
         session = client.app.state.server.rooms.get(r.json()["id"]).session

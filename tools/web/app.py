@@ -208,7 +208,9 @@ class Server:
         return found
 
     def checked_seats(self, program: Program, seats: dict[str, str]) -> dict[str, str]:
-        left_out = set(self.seated_by()) - set(program.players)
+        # the players an option or the count leaves out of this game: their seats go
+        left_out = (set(self.seated_by()) | {str(p) for p in self.manifest.get("players", [])}) \
+            - set(program.players)
         seats = {p: kind for p, kind in seats.items() if p not in left_out}
         for player, kind in seats.items():
             if player not in program.players:
@@ -461,9 +463,11 @@ async def setup(request: Request) -> Response:
     server: Server = request.app.state.server
     program = server.program(server.options)
     seated_by = server.seated_by()
-    # every player of the pack: those an option seats are offered with the option's name
+    # every player of the pack: those an option seats are offered with the option's name,
+    # and with a player count every one it may seat (the page hides those past its count)
+    counted = player_count_of(server) is not None
     players = [p for p in server.manifest.get("players", []) if isinstance(p, str)
-               and (p in program.players or p in seated_by)]
+               and (p in program.players or p in seated_by or counted)]
     return JSONResponse({
         "title": program.view.get("title") or program.name,
         "players": players,
