@@ -112,7 +112,8 @@ def test_the_count_applies_to_the_players_no_option_names(tmp_path):
 # ---- check --------------------------------------------------------------------------------
 def test_check_passes_the_test_pack_at_every_count(capsys):
     assert main(["check", str(OUTPOSTS)]) == 0
-    assert "players)" not in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "(with " not in out and "2 to 5 players (default 3)" in out
 
 
 def test_check_reports_what_only_another_count_finds(tmp_path, capsys):
