@@ -156,3 +156,13 @@ def test_explain_reads_the_statement_back(tmp_path):
     program = load_pack(pack_of(tmp_path, "eliminate cid"))
     statement = next(ins for block in program.blocks for ins in block if ins[0] == "eliminate")
     assert Renderer(program).statement(statement) == "eliminate cid"
+
+
+def test_the_web_board_marks_who_is_out_for_every_seat(tmp_path):
+    pytest.importorskip("starlette", reason="needs the web extra")
+    from hustings.tools.web.board import board_for
+
+    game = game_of(tmp_path, "eliminate cid\nann chooses x from [1, 2]")
+    for viewer in game.program.players:
+        marked = {p["id"]: p.get("out", False) for p in board_for(game, viewer)["players"]}
+        assert marked == {"ann": False, "bob": False, "cid": True, "dee": False}

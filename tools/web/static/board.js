@@ -158,7 +158,7 @@ function drawResult(board) {
 function drawPlayers(board) {
   const head = el("tr", {}, el("th"), ...board.rows.map((r) => el("th", { text: r.label })));
   const rows = board.players.map((p) => el("tr", {},
-    el("th", { style: `color:${colour(p.id)}`, text: p.name }),
+    el("th", { style: `color:${colour(p.id)}`, text: p.out ? t("{player} (out)", { player: p.name }) : p.name }),
     ...board.rows.map((r) => el("td", { class: /^\d+$/.test(r.values[p.id]) ? "num" : null,
       text: r.values[p.id] }))));
   $("players").replaceChildren(head, ...rows);
