@@ -349,6 +349,9 @@ class _Unit(TypeChecks):
     def s_finish_stmt(self):
         return ("finish",)
 
+    def s_eliminate_stmt(self, who):
+        return ("eliminate", self.player(who, "who is out"))
+
     def s_gain_stmt(self, who, amount, name, support):
         return self._gain_or_lose("gain", who, amount, name, support)
 

@@ -34,6 +34,9 @@ class PackStats:
     # Options off in this run that leave cards or players out: `check` compiles the pack
     # again with them on, so what they add is checked too.
     gated_off: list[str] = field(default_factory=list)
+    # `player_count:` as [min, max, default] when the pack declares it: `check` compiles
+    # the pack at each count of the range.
+    player_counts: list[int] | None = None
 
 
 @dataclass
@@ -44,16 +47,17 @@ class Loaded:
 
 
 def load_pack(path: Path | str | None = None, options: dict[str, bool] | None = None,
-              mods: ModPaths = ()) -> Program:
-    """Compile a pack, with mods applied in order; raise ContentError listing every problem."""
-    loaded = check_pack(path, options, mods)
+              mods: ModPaths = (), players: int | None = None) -> Program:
+    """Compile a pack, with mods applied in order, seating `players` (None: the pack's
+    default count); raise ContentError listing every problem."""
+    loaded = check_pack(path, options, mods, players)
     if loaded.program is None:
         raise ContentError(loaded.report)
     return loaded.program
 
 
 def check_pack(path: Path | str | None = None, options: dict[str, bool] | None = None,
-               mods: ModPaths = ()) -> Loaded:
+               mods: ModPaths = (), players: int | None = None) -> Loaded:
     """Load and compile a pack (default: the built-in 1960) with mod folders applied in order.
 
     The files on disk are only read: mods change the pack as it is loaded.
@@ -62,7 +66,7 @@ def check_pack(path: Path | str | None = None, options: dict[str, bool] | None =
 
     root = Path(path) if path is not None else builtin_pack()
     options, mods = dict(options or {}), [Path(m) for m in mods]
-    name = packcache.key(root, options, mods) if packcache.folder() is not None else None
+    name = packcache.key(root, options, mods, players) if packcache.folder() is not None else None
     if name is not None:
         hit = packcache.load(name)
         if hit is not None:
@@ -78,7 +82,7 @@ def check_pack(path: Path | str | None = None, options: dict[str, bool] | None =
 
     try:
         with pack_reading():  # the pack and its mods, within one total size
-            loaded = compile_pack(root, options, mods)
+            loaded = compile_pack(root, options, mods, players)
     except PackTooLarge as e:
         return Loaded(None, e.report, PackStats())
     if name is not None and loaded.program is not None:

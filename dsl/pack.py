@@ -47,11 +47,13 @@ load_pack = loading.load_pack
 check_pack = loading.check_pack
 
 
-def compile_pack(root: Path, options: dict[str, bool], mods: list[Path]) -> Loaded:
-    """Read and compile a pack with its mods, whatever the cache holds (see loading.py)."""
+def compile_pack(root: Path, options: dict[str, bool], mods: list[Path],
+                 players: int | None = None) -> Loaded:
+    """Read and compile a pack with its mods, whatever the cache holds (see loading.py);
+    `players`: how many take part (`--players N`; None: the pack's default)."""
     report = Report()
     stats = PackStats()
-    program = _Loader(root, report, stats, options, mods).load()
+    program = _Loader(root, report, stats, options, mods, players).load()
     if report.errors:
         program = None
     return Loaded(program, report, stats)
@@ -90,8 +92,10 @@ def pack_cards(path: Path | str | None = None, mods: ModPaths = ()) -> dict[int,
 
 class _Loader:
     def __init__(self, root: Path, report: Report, stats: PackStats, options: dict,
-                 mods: list[Path] | None = None) -> None:
+                 mods: list[Path] | None = None, players: int | None = None) -> None:
         self.root = root
+        self.players_asked = players  # `--players N`; None: the pack's default count
+        self.player_count: int | None = None  # the count seated (None: no player_count)
         self.report = report
         self.stats = stats
         self.option_values = options
@@ -191,16 +195,66 @@ class _Loader:
                         or f"players: {', '.join(manifest.players)}")
                 optional.setdefault(who, []).append(name)
         fixed = [p for p in manifest.players if p not in optional]
+        counted = set(self.counted(manifest, fixed))
         if optional and len(fixed) < 2:
             self.report.error(self.manifest_file.key_source("players"), "E122",
                               f"only {len(fixed)} player(s) take part whatever the options "
                               f"({', '.join(fixed) or 'none'}); a game needs two",
                               "leave at least two players out of every option's `players:`")
         seated = [p for p in manifest.players
-                  if all(options.get(o, False) for o in optional.get(p, []))]
+                  if all(options.get(o, False) for o in optional.get(p, []))
+                  and (p in counted or p in optional)]
         for p in manifest.players:
             self.gate([o for o in optional.get(p, []) if not options.get(o, False)])
         return manifest.model_copy(update={"players": seated})
+
+    def counted(self, manifest: PackManifest, fixed: list[str]) -> list[str]:
+        """The players no option names who take part: the first N of them for a game of N
+        (`player_count:`), all of them without one. E175: a range that cannot be played;
+        E176: a count asked outside it."""
+        spec, asked = manifest.player_count, self.players_asked
+        if spec is None:
+            if asked is not None and asked != len(fixed):
+                self.report.error(Source(self.manifest_file.display), "E176",
+                                  f"this pack always seats {len(fixed)} players, not {asked}",
+                                  "declare `player_count: {min, max}` in pack.yaml, or leave "
+                                  "--players out")
+            return fixed
+        default = spec.default if spec.default is not None else spec.max
+        if not self.count_range_ok(spec, default, len(fixed)):
+            return fixed
+        self.stats.player_counts = [spec.min, spec.max, default]
+        n = default if asked is None else asked
+        if not spec.min <= n <= spec.max:
+            self.report.error(self.manifest_file.key_source("player_count"), "E176",
+                              f"this game seats from {spec.min} to {spec.max} players, "
+                              f"not {n}",
+                              f"ask for --players {spec.min} to {spec.max}")
+            n = default
+        self.player_count = n
+        return fixed[:n]
+
+    def count_range_ok(self, spec, default: int, seats: int) -> bool:
+        """E175 for each bound of `player_count:` that no game could be played with."""
+        at = self.manifest_file.value_source
+        problems = []
+        if spec.min < 2:
+            problems.append(("min", f"player_count.min is {spec.min}; a game needs two "
+                             "players", "set min to 2 or more"))
+        if spec.max > seats:
+            problems.append(("max", f"player_count.max is {spec.max}, but {seats} players "
+                             "are listed (and named by no option)",
+                             f"list more players in `players:`, or set max to {seats}"))
+        if spec.min > spec.max:
+            problems.append(("min", f"player_count.min ({spec.min}) is above max "
+                             f"({spec.max})", "swap them"))
+        if spec.default is not None and spec.min <= spec.max \
+                and not spec.min <= default <= spec.max:
+            problems.append(("default", f"player_count.default is {default}, outside "
+                             f"{spec.min} to {spec.max}", "give a default within the range"))
+        for key, message, hint in problems:
+            self.report.error(at("player_count", key), "E175", message, hint)
+        return not problems
 
     def gate(self, options: list[str]) -> None:
         """Note options off in this run that leave something out (PackStats.gated_off)."""
@@ -702,7 +756,7 @@ class _Loader:
         check_graph(comp, manifest.entry, self.report, defined, warn_unused=complete)
         check_announcement_cycles(comp, self.report)
         check_view(manifest, self.manifest_file, self.report, symbols.functions,
-                   attributes, set(kinds))
+                   attributes, set(kinds), self.declared)
 
     def count_kinds(self, manifest: PackManifest) -> None:
         """The declared kinds come first in the summary; those declared `events: true` (or,
@@ -827,6 +881,7 @@ class _Loader:
             name=manifest.name,
             version=str(manifest.version or "0"),  # the pack's own, whatever mods apply
             players=list(manifest.players),
+            player_count=self.player_count,
             counters=[*manifest.counters,
                       *(n for n, v in manifest.tracks.items() if isinstance(v, NumericTrack))],
             variables={**manifest.variables, **{f"option_{k}": v for k, v in options.items()}},

@@ -62,11 +62,14 @@ def folder() -> Path | None:
     return Path(base) / "hustings"
 
 
-def key(root: Path, options: dict[str, bool], mods: list[Path]) -> str | None:
+def key(root: Path, options: dict[str, bool], mods: list[Path],
+        players: int | None = None) -> str | None:
     """The entry's name for this pack, mods and options; None when it cannot be made (a
     folder that cannot be read, or too many files)."""
     h = hashlib.sha256(f"hustings pack cache {FORMAT}\n{Path.cwd()}\n".encode())
     h.update(json.dumps(sorted(options.items())).encode())
+    if players is not None:  # a count asked for: an entry of its own
+        h.update(f"players {players}\n".encode())
     try:
         for path in _COMPILER:
             _hash_tree(h, path, suffixes=(".py", ".lark"))

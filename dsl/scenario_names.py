@@ -117,6 +117,8 @@ class _Names:
                         self.name((*at, "zone"), entry["zone"], "E507")
         if data.get("player") is not None:
             self.name((*path, "player"), data["player"], "E504")
+        if not setup:
+            self.items((*path, "out"), data.get("out"), "E504")
 
     def support(self, path: tuple, data: Any) -> None:
         """`{pool: {place: [owner, count] or null}}`: the place must be of the pool's kind."""

@@ -119,21 +119,22 @@ class Runner:
     """Runs scenarios against one pack (and mods), compiling it once per options and mods."""
 
     def __init__(self, pack: Path | None = None, mods: list[Path] | tuple = (),
-                 options: dict[str, bool] | None = None) -> None:
+                 options: dict[str, bool] | None = None, players: int | None = None) -> None:
         self.pack = pack
+        self.players = players  # under every scenario's own `players:`
         self.mods = tuple(Path(m) for m in mods)
         self.options = dict(options or {})  # under every scenario's own `options:`
         self._programs: dict[tuple, Program] = {}
         self._files: dict[str, YamlFile | None] = {}
 
     def program(self, options: dict[str, bool], mods: tuple[Path, ...] | None = None,
-                pack: Path | None = None) -> Program:
+                pack: Path | None = None, players: int | None = None) -> Program:
         mods = self.mods if mods is None else tuple(mods)
         pack = pack or self.pack
         key = (tuple(sorted(options.items())), tuple(str(m.resolve()) for m in mods),
-               str(pack.resolve()) if pack else "")
+               str(pack.resolve()) if pack else "", players)
         if key not in self._programs:
-            self._programs[key] = load_pack(pack, options, mods)
+            self._programs[key] = load_pack(pack, options, mods, players)
         return self._programs[key]
 
     def pack_for(self, path: Path) -> Path | None:
@@ -164,7 +165,8 @@ class Runner:
             pack: Path | None = None) -> Outcome:
         out = Outcome(sc.name, where)
         try:
-            program = self.program({**self.options, **sc.options}, mods, pack)
+            players = sc.players if sc.players is not None else self.players
+            program = self.program({**self.options, **sc.options}, mods, pack, players)
         except ContentError as e:
             out.failures.append(f"the pack does not compile:\n{e}")
             out.problems.extend(e.report.errors)  # each at its own file and line
@@ -433,6 +435,8 @@ def check(game: Game, exp: Expect) -> list[str]:
         same(f"result {key}", (s.result or {}).get(key), want)
     if exp.terminal is not None:
         same("game over", game.is_terminal(), exp.terminal)
+    if exp.out is not None:
+        same("players out", sorted(s.out), sorted(exp.out))
     return bad
 
 
@@ -505,12 +509,13 @@ def in_force(bad: list[str], present: set, wanted: list, unwanted: list, what: s
 
 
 def run_paths(paths: list[Path], pack: Path | None = None, mods: list[Path] | tuple = (),
-              options: dict[str, bool] | None = None) -> tuple[list[Outcome], Report]:
+              options: dict[str, bool] | None = None,
+              players: int | None = None) -> tuple[list[Outcome], Report]:
     """Run every scenario in `paths`. `options` (`hustings scenario --option`) apply to all
     scenarios; a scenario's own `options:` win over them. A scenario or file that cannot be
     read is an outcome too: failed, `skipped`, its diagnostics in the report."""
     report = Report()
-    runner = Runner(pack, mods, options)
+    runner = Runner(pack, mods, options, players)
     outcomes = []
     for path in scenario_files(paths):
         file_mods = runner.mods_for(path)

@@ -14,8 +14,9 @@ from .yamlsource import YamlFile
 
 def check_view(manifest: PackManifest, file: YamlFile, report: Report,
                functions: dict[str, list[str]], properties: set[str],
-               kinds: set[str]) -> None:
-    """Report E116 for each name in the view that the pack does not have."""
+               kinds: set[str], every_player: list[str] | None = None) -> None:
+    """Report E116 for each name in the view that the pack does not have
+    (`every_player`: the pack's players, those this game leaves out included)."""
     view = manifest.view
 
     def bad(keys: tuple, what: str, name: Any, known) -> None:
@@ -25,7 +26,8 @@ def check_view(manifest: PackManifest, file: YamlFile, report: Report,
                      f"known: {', '.join(known[:12])}" if known else "")
 
     # a player an option leaves out of this game is still the pack's
-    declared = [*manifest.players, *(p for o in manifest.options.values() for p in o.players)]
+    declared = [*(every_player or manifest.players),
+                *(p for o in manifest.options.values() for p in o.players)]
     for player in view.players:
         if player not in declared:
             bad(("players", player), "player", player, declared)

@@ -12,7 +12,7 @@ from .budget import MAX_INT
 from .errors import RuleError
 from .maps import adjacent_table, distance_table, map_graph
 from .plurals import counted
-from .seats import next_among, next_player, players_from, seat, sort_by
+from .seats import is_out, next_among, next_player, players_from, players_in, seat, sort_by
 from .support import leader
 
 
@@ -321,6 +321,8 @@ BUILTINS = {
     "next_player": next_player,
     "next_among": next_among,
     "sort_by": sort_by,
+    "players_in": players_in,
+    "is_out": is_out,
 }
 
 # Builtins whose value is a lookup in a table made once per program from its data alone:
@@ -344,6 +346,7 @@ ARITY = {
     "support": 2, "support_of": 3, "sum_of": 2,
     "most_places": 2, "most_support": 2, "roll": 1, "random_pick": 1, "counted": 2,
     "seat": 1, "players_from": 1, "next_player": 1, "next_among": 2, "sort_by": 2,
+    "players_in": 0, "is_out": 1,
     "adjacent": 2, "neighbours": 1, "distance": 2, "path": 2,
 }
 

@@ -41,7 +41,7 @@ def violations(program: Program, state: GameState, ops: list | None = None) -> I
     The checks run in order, each relying on those before it (the pieces are counted
     only in tables that exist, the decision is run again only in a sound frame), so
     the problems yielded are those of the first group that finds any."""
-    checks = (tables, counters, pools, pieces, cards, tracks, marks, control)
+    checks = (tables, counters, pools, pieces, cards, tracks, marks, out, control)
     for check in checks:
         found = False
         for problem in check(program, state):
@@ -368,6 +368,27 @@ def reactions(program: Program, s: GameState) -> Iterator[str]:
     for roll in s.forced_rolls:
         if roll < 1:
             yield f"forced_rolls: {roll} is no side of a die"
+
+
+# ---- who is out ------------------------------------------------------------------
+
+
+def out(program: Program, s: GameState) -> Iterator[str]:
+    """The players out of the game (`eliminate P`): seated players, each once, in seat
+    order (as the rules keep them); none of them is asked a decision."""
+    gone = s.out
+    if gone.__class__ is not list:
+        yield f"out: {gone!r:.80} is not a list of players"
+        return
+    strangers = [p for p in gone if p not in program.players]
+    if strangers:
+        yield f"out: {strangers[0]!r:.80} is not a player seated in this game"
+        return
+    if gone != sorted(set(gone), key=program.players.index):
+        yield f"out: {gone} is not in seat order, or names a player twice"
+        return
+    if s.pending is not None and s.pending.get("player") in gone:
+        yield f"pending: {s.pending['player']} is out of the game and decides nothing"
 
 
 # ---- where the program is paused -------------------------------------------------

@@ -285,7 +285,7 @@ class Machine:
         Their labels, unless given, are made when asked for (`labels`), from the paused
         instruction: agents playing by index never need them."""
         s = self.s
-        if player not in self.players or s.result is not None:
+        if player not in self.players or s.result is not None or player in s.out:
             self.cannot_ask(player)
         names = self.texts  # a text without parts, shown in the game's language
         prompt = names.get(prompt, prompt)
@@ -301,6 +301,9 @@ class Machine:
         if self.s.result is not None:
             raise RuleError("a question after the result was recorded: record the result "
                             "last, then `finish` (or stop) the game")
+        if player in self.s.out:
+            raise RuleError(f"{player} is out of the game (eliminated) and decides nothing: "
+                            "ask only the players in (players_in(), is_out(P))")
         raise RuleError(f"only a player decides, and {player!r:.80} is not one")
 
     def labels(self, keys: bool = False) -> list[str]:

@@ -45,6 +45,7 @@ LINES = {
     "token": "{player} moves to {place}",
     "track": "{track}: {order}",
     "track_end": "{track} reaches {position}: {player} wins",
+    "out": "{player} is out",
     "zone_of": "{player}'s {zone}",
     "none": "none",
     "holding": "{player} {count}",
@@ -118,6 +119,12 @@ def track_end(m, env: dict, track: str, position: int, winner: str) -> None:
         return
     m.say(line(m, "change", text=line(m, "track_end", track=name(m, track), position=position,
                                      player=player(m, winner)), cause=cause(m, env)))
+
+
+def eliminated(m, env: dict, who: str) -> None:
+    """`Ann is out` (`eliminate P`)."""
+    if m.narrating:
+        tell(m, env, line(m, "out", player=player(m, who)))
 
 
 def support(m, env: dict, pool: str, where: str, before: Any) -> None:

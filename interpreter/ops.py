@@ -146,6 +146,25 @@ class Finish(Op):
             m.s.result = {}
 
 
+class Eliminate(Op):
+    """`eliminate P`: P is out of the game from now on (kept in seat order); a player
+    already out stays so, and nothing is told again."""
+
+    __slots__ = ("who",)
+
+    def __init__(self, who):
+        self.who = build(who)
+
+    def run(self, m, f):
+        who = player_of(m, self.who(m, f.env), "only a player is put out of the game")
+        out = m.s.out
+        if who in out:
+            return
+        out.append(who)
+        out.sort(key=m.p.players.index)
+        tell.eliminated(m, f.env, who)
+
+
 class Gain(Op):
     __slots__ = ("who", "n", "counter")
 
@@ -990,7 +1009,8 @@ INLINE = frozenset({"let", "set", "say", "stop", "if", "for", "repeat", "while",
 
 _OPS = {
     "let": Let, "set": SetGlobal, "call": Call, "stop": Stop, "say": Say,
-    "record": Record, "finish": Finish, "gain": Gain, "lose": Lose, "pay": Pay,
+    "record": Record, "finish": Finish, "eliminate": Eliminate, "gain": Gain, "lose": Lose,
+    "pay": Pay,
     "place": Place, "remove": Remove, "bag_put": BagPut, "bag_empty": BagEmpty,
     "move_token": MoveToken, "transfer": Transfer, "deal": Deal, "shuffle": Shuffle,
     "track_move": TrackMove, "track_swap": TrackSwap, "track_place": TrackPlace,

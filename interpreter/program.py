@@ -99,6 +99,9 @@ class Program:
     # each of those places' neighbours, in board order (interpreter/maps.py reads them).
     map_kind: str | None = None
     map_links: dict[str, list[str]] = field(default_factory=dict)
+    # How many players this game seats when the pack declares `player_count:` (the
+    # `--players N` of the game; saves and logs record it), else None.
+    player_count: int | None = None
 
     def once(self, what: str, make: Callable[[Program], Any]) -> Any:
         """`make(self)`, made once and kept on the program itself, so it goes with the

@@ -45,6 +45,19 @@ def next_among(m, who, among) -> str | None:
     return None
 
 
+def players_in(m) -> list[str]:
+    """`players_in()`: the seated players not out of the game (`eliminate P`), in seat
+    order."""
+    out = m.s.out
+    return [p for p in m.p.players if p not in out] if out else list(m.p.players)
+
+
+def is_out(m, who) -> bool:
+    """`is_out(p)`: whether p, a seated player, has been put out of the game."""
+    _seat_of(m, who)
+    return who in m.s.out
+
+
 def sort_by(m, items, keys) -> list:
     """`sort_by(ps, [vp of p for p in ps])`: the items in the order of their keys, smallest
     first; items with equal keys keep their order. A key is a number or a text, all alike."""

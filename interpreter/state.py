@@ -73,6 +73,9 @@ class GameState:
         self.reactions: list[list] = []
         self.serial = 0
         self.steps = 0
+        # The players put out of the game (`eliminate P`), in seat order. Saved only once
+        # someone is out, so a game without elimination saves as it always did.
+        self.out: list[str] = []
 
     def labels(self) -> list[str]:
         """The pending decision's labels (none when nothing is pending), made on the
@@ -128,6 +131,7 @@ class GameState:
             "reactions": self.reactions,
             "serial": self.serial,
             "steps": self.steps,
+            **({"out": self.out} if self.out else {}),
         }
 
     def to_json(self) -> str:
@@ -162,7 +166,7 @@ class GameState:
 
 # Saves made before reactions (or before private information) lack these.
 _SINCE_REACTIONS = {"forced_rolls": list, "forced_picks": list, "reactions": list, "serial": int,
-                    "shown": dict, "told": list}
+                    "shown": dict, "told": list, "out": list}
 
 
 _NESTED = frozenset({list, dict})
@@ -254,4 +258,5 @@ def clone(state: GameState) -> GameState:
     s.reactions = copy_value(state.reactions)
     s.serial = state.serial
     s.steps = state.steps
+    s.out = list(state.out)
     return s

@@ -151,6 +151,14 @@ class OptionDef(Strict):
     )
 
 
+class PlayerCount(Strict):
+    """How many players a game seats (`--players N`): the first N of `players:` take part."""
+
+    min: int = Field(description="the fewest players a game seats (at least 2)")
+    max: int = Field(description="the most (at most the players `players:` lists)")
+    default: int | None = Field(None, description="the count without --players (default: max)")
+
+
 class PlayerLook(Strict):
     name: str = Field("", description="the player's name on screen (default: the player's id)")
     colour: str = Field("default", description="a colour name (e.g. blue, red, green, magenta)")
@@ -321,6 +329,10 @@ class PackManifest(Strict):
         "may have any fields",
     )
     options: dict[str, OptionDef] = Field(default_factory=dict)
+    player_count: PlayerCount | None = Field(
+        None, description="seat a number of players chosen per game: {min, max, default}; "
+        "a game of N seats the first N players no option names (docs/dsl.md)",
+    )
     entry: str = "game"
     board: str = "board.yaml"
     cards: list[str] = Field(default_factory=lambda: ["cards"])

@@ -101,3 +101,4 @@ class SaveFile(Shape):
                            Count | None, Items(Text)]) = ()
     serial: Count = 0
     steps: Count
+    out: Items(Text) = ()  # the players out of the game, in seat order (absent: nobody)

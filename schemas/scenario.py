@@ -104,6 +104,8 @@ class Expect(Strict):
     log: list[str] = Field(default_factory=list, description="texts the log must contain")
     result: dict[str, Any] = Field(default_factory=dict)
     terminal: bool | None = None
+    out: list[str] | None = Field(
+        None, description="exactly the players out of the game (`eliminate P`), any order")
 
 
 class Forced(Strict):
@@ -134,6 +136,10 @@ class Scenario(Strict):
     rules: list[str] = Field(default_factory=list, description="rule ids proven, e.g. R5.3")
     seed: int = 0
     options: dict[str, bool] = Field(default_factory=dict)
+    players: int | None = Field(
+        None, description="how many players the game seats (a pack with `player_count:`); "
+        "default: `hustings scenario --players`, else the pack's default count",
+    )
     setup: Setup = Field(default_factory=Setup)
     run: Run = Field(default_factory=Run)
     steps: list[Step] = Field(default_factory=list)

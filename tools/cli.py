@@ -81,6 +81,12 @@ def add_pack_arguments(sp: argparse.ArgumentParser) -> None:
     add_mod_argument(sp)
 
 
+def add_players_argument(sp: argparse.ArgumentParser) -> None:
+    """--players N: how many players a game seats, within the pack's `player_count:`."""
+    sp.add_argument("--players", type=positive_int, default=None, metavar="N",
+                    help="seat N players (within the pack's player_count; default: its own)")
+
+
 def positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -125,16 +131,25 @@ def pack_folder(pack: Path | None) -> Path | None:
 
 
 def load_or_report(pack: Path | None, options: dict[str, bool],
-                   mods: list[Path] | None = None) -> Program | None:
+                   mods: list[Path] | None = None, players: int | None = None) -> Program | None:
     from ..dsl.diagnostics import ContentError
     from ..dsl.loading import load_pack
 
     try:
-        return load_pack(pack_folder(pack), options, mods or ())
+        return load_pack(pack_folder(pack), options, mods or (), players)
     except ContentError as e:
+        players_refused(e)
         for d in e.report.errors:
             print(d, file=sys.stderr)
         return None
+
+
+def players_refused(e: Exception) -> None:
+    """A pack refused only for the count of players asked (E176) is the command line's
+    fault: one line and exit 2 (UsageError), not the pack's diagnostics."""
+    errors = e.report.errors
+    if errors and all(d.code == "E176" for d in errors):
+        raise UsageError(f"--players: {errors[0].message} ({errors[0].hint})") from None
 
 
 def load_card(args: argparse.Namespace) -> tuple[Program, int] | None:
@@ -188,6 +203,7 @@ def add_scenario_parser(sub) -> None:
     scen.add_argument("paths", nargs="+", type=Path, metavar="PATH",
                       help="scenario files or folders of them")
     add_pack_arguments(scen)
+    add_players_argument(scen)
     scen.add_argument("--verbose", "-v", action="store_true", help="name each passing scenario")
     scen.add_argument("--format", choices=["text", "github"], default="text",
                       help="github: each failure as a workflow annotation at its file and line")
@@ -245,6 +261,7 @@ def add_play_parser(sub, players: list[str] | None) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Play a game. Each seat is played by an agent; seats not given are random.")
     add_pack_arguments(play)
+    add_players_argument(play)
     play.add_argument("--seed", type=seed_value, default=None,
                       help="the deal (default: a fresh random seed, printed so the game can "
                            "be played again)")
@@ -358,7 +375,7 @@ def play_command(args: argparse.Namespace) -> int:
     return play(PlayArgs(
         pack=pack_folder(args.pack), options=parse_options(args.option), mods=args.mods,
         seed=args.seed, seats=seat_choices(args), quiet=args.quiet, log=args.log,
-        replay=args.replay, resume=args.resume, language=args.lang,
+        replay=args.replay, resume=args.resume, language=args.lang, players=args.players,
     ))
 
 
@@ -404,6 +421,10 @@ def check_command(args: argparse.Namespace) -> int:
         wider_on = [o for o in loaded.stats.gated_off if o not in options]
         wider = check_pack(pack, {**options, **dict.fromkeys(wider_on, True)}, args.mods) \
             if wider_on else None
+        counted = other_counts(pack, options, args.mods, loaded)
+    if counted:
+        loaded = dataclasses.replace(loaded, report=dataclasses.replace(
+            loaded.report, diagnostics=[*loaded.report.diagnostics, *counted]))
     # the pack's message catalogs (locale/*.po): each loads, and names only pack texts
     from .commands.translate import catalog_diagnostics
 
@@ -419,6 +440,36 @@ def check_command(args: argparse.Namespace) -> int:
     return print_check(loaded, args.format, elapsed, label, Wider(wider_on, wider))
 
 
+MAX_COUNTS_CHECKED = 8  # a wider range is checked at its least, default and greatest counts
+
+
+def other_counts(pack: Path | None, options: dict[str, bool], mods: list[Path],
+                 loaded) -> list:
+    """What compiling the pack at each other count of its `player_count:` range finds that
+    the default count did not, each message saying the count: whatever `check` passes
+    plays with any number of players the pack allows."""
+    from ..dsl.diagnostics import Diagnostic
+    from ..dsl.loading import check_pack
+
+    counts = loaded.stats.player_counts
+    if counts is None:
+        return []
+    least, most, default = counts
+    every = range(least, most + 1)
+    if len(every) > MAX_COUNTS_CHECKED:
+        every = sorted({least, most})
+    seen = {str(d) for d in loaded.report.diagnostics}
+    found: list[Diagnostic] = []
+    for n in every:
+        if n == default:
+            continue
+        for d in check_pack(pack, options, mods, n).report.diagnostics:
+            if str(d) not in seen:
+                seen.add(str(d))
+                found.append(dataclasses.replace(d, message=f"{d.message} (with {n} players)"))
+    return found
+
+
 # ---- scenario ---------------------------------------------------------------------
 def scenario_command(args: argparse.Namespace) -> int:
     from ..dsl.scenarios import run_paths
@@ -428,7 +479,7 @@ def scenario_command(args: argparse.Namespace) -> int:
     if missing:
         raise UsageError(f"scenario: no such file or folder: {missing[0]}")
     outcomes, report = run_paths(args.paths, pack_folder(args.pack), args.mods,
-                                 parse_options(args.option))
+                                 parse_options(args.option), args.players)
     github = args.format == "github"
     for d in report.diagnostics:
         print(github_line(d) if github else d)

@@ -396,6 +396,7 @@ class Session:
         return SessionLog(format=FORMAT, format_version=FORMAT_VERSION,
                           pack=PackRef(name=self.pack.name, version=self.pack.version),
                           seed=self.seed, options=self.options,
+                          players=self.program.player_count,
                           mods=[ModRef(name=m.name, hash=m.hash) for m in self.mods],
                           seats=self.seats, actions=list(self.actions))
 
@@ -467,6 +468,7 @@ class PlayArgs:
     replay: Path | None = None
     resume: Path | None = None
     language: str = "en"
+    players: int | None = None  # --players N (None: the pack's default count)
 
 
 def play(a: PlayArgs) -> int:
@@ -509,6 +511,11 @@ def load_recorded(load: Callable[[], Program], source: Path | None) -> Program:
         return load()
     except ContentError as e:
         errors = e.report.errors
+        if errors and all(d.code == "E176" for d in errors):  # the count asked for
+            if source is None:
+                raise UsageError(f"--players: {errors[0].message} ({errors[0].hint})") from None
+            raise InputError(f"{source}: its count of players does not fit the pack: "
+                             f"{errors[0].message}") from None
         if source is None or not errors or any(d.code != "E105" for d in errors):
             raise
         raise InputError(f"{source} was played with an option the pack does not declare: "
@@ -538,13 +545,17 @@ def open_session(a: PlayArgs) -> tuple[Session, SessionLog | None]:
             raise UsageError(f"{source} fixes the seed; --seed cannot change it")
         if a.options:
             raise UsageError(f"{source} fixes the options; --option cannot change them")
+        if a.players is not None:
+            raise UsageError(f"{source} fixes the number of players; --players cannot "
+                             "change it")
     if a.log is not None:
         check_writable(a.log)
     refs = mod_refs(a.mods)
     if recorded is not None:
         check_mods(recorded, refs, source)
     options = dict(recorded.options) if recorded else a.options
-    program = load_recorded(lambda: load_pack(a.pack, options, a.mods), source)
+    players = recorded.players if recorded else a.players
+    program = load_recorded(lambda: load_pack(a.pack, options, a.mods, players), source)
     program = shown_in(program, a.pack, a.language)
     pack = pack_ref(program)
     if recorded is not None and not same_pack(recorded.pack, pack):

@@ -34,6 +34,9 @@ def summary(loaded: Loaded) -> str:
         if st.events.get(kind) or kind in st.expect_events:
             parts.append(f"{st.events.get(kind, 0)} with events")
     parts.append(f"{st.procedures} rule procedures")
+    if st.player_counts is not None:  # check compiled it at each count (cli.other_counts)
+        least, most, default = st.player_counts
+        parts.append(f"{least} to {most} players (default {default})")
     return ", ".join(parts)
 
 

@@ -43,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compare", type=Path, default=None, metavar="BASELINE",
                         help="a previous results file: report each figure's difference")
     cli.add_pack_arguments(parser)
+    cli.add_players_argument(parser)
 
 
 def add_player_flags(parser: argparse.ArgumentParser, players: list[str] | None) -> None:
@@ -82,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
               f"installs: {REPORT_EXTRA}", file=sys.stderr)
         return 2
     spec = PackSpec(str(args.pack) if args.pack else None, cli.parse_options(args.option),
-                    tuple(str(m) for m in args.mods))
-    program = cli.load_or_report(args.pack, dict(spec.options), args.mods)
+                    tuple(str(m) for m in args.mods), args.players)
+    program = cli.load_or_report(args.pack, dict(spec.options), args.mods, args.players)
     if program is None:
         return 1
     if args.compare is not None and not args.compare.is_file():

@@ -39,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"who plays every seat: {', '.join(EXPLORERS)} (default random), "
                              "or an agent spec such as greedy (docs/soak.md)")
     cli.add_pack_arguments(parser)
+    cli.add_players_argument(parser)
 
 
 @dataclass
@@ -82,11 +83,11 @@ _AGENT = "random"
 
 
 def _init_worker(pack: Path | None, options: dict[str, bool], mods: list[Path],
-                 agent: str) -> None:
+                 agent: str, players: int | None = None) -> None:
     global _PROGRAM, _AGENT
     from ...dsl.loading import load_pack
 
-    _PROGRAM = load_pack(pack, options, mods)
+    _PROGRAM = load_pack(pack, options, mods, players)
     _AGENT = agent
 
 
@@ -106,7 +107,7 @@ def outcomes(args: argparse.Namespace, program, options: dict[str, bool]) -> Ite
             for seed in seeds:
                 yield soak_game(program, seed, args.agent)
         return
-    init = (args.pack, options, list(args.mods), args.agent)
+    init = (args.pack, options, list(args.mods), args.agent, args.players)
     with multiprocessing.Pool(args.jobs, _init_worker, init) as pool:
         for batch in pool.imap_unordered(_soak_chunk, tasks):
             yield from batch
@@ -122,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: --agent: {e}", file=sys.stderr)
         return 2
     options = cli.parse_options(args.option)
-    program = cli.load_or_report(args.pack, options, args.mods)
+    program = cli.load_or_report(args.pack, options, args.mods, args.players)
     if program is None:
         return 1
     start = last = time.perf_counter()
@@ -150,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
         extra = f" --agent {args.agent}" if args.agent != "random" else ""
         extra += f" --pack {args.pack}" if args.pack is not None else ""
         extra += "".join(f" --option {o}" for o in args.option)
+        extra += f" --players {args.players}" if args.players is not None else ""
         extra += "".join(f" --mod {m}" for m in args.mods)
         print(f"reproduce: hustings soak --games 1 --seed {first.seed}{extra}  "
               f"(fails after action {first.action})", file=sys.stderr)

@@ -25,6 +25,7 @@ _SENTENCES = {
     "set": "set {0} to {1}",
     "stop": "stop",
     "finish": "finish",
+    "eliminate": "eliminate {0}",
     "say": "say {0}",
     "gain": "{0} gains {1} {2}",
     "lose": "{0} loses {1} {2}",

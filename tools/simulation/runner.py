@@ -23,9 +23,10 @@ class PackSpec:
     pack: str | None = None
     options: dict[str, bool] = field(default_factory=dict)
     mods: tuple[str, ...] = ()
+    players: int | None = None  # --players N (None: the pack's default count)
 
     def load(self) -> Program:
-        return load_pack(self.pack, dict(self.options), list(self.mods))
+        return load_pack(self.pack, dict(self.options), list(self.mods), self.players)
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,11 @@
 
     GET  /                         the page (static/index.html)
     GET  /api/setup                players (and the options seating some), agents, options,
-                                   mods, the view's maps, the languages a game may be shown in
+                                   mods, the view's maps, the languages a game may be shown in,
+                                   the pack's player_count {min, max, default} or null
     POST /api/games                a new game: {seed?, options?, seats?, mods?, me?,
-                                   hot_seat?, lang?} -> id, the creator's seat (its secret in a
-                                   cookie) and an invitation per other human seat
+                                   hot_seat?, lang?, players?} -> id, the creator's seat (its
+                                   secret in a cookie) and an invitation per other human seat
     POST /api/games/{id}/claim     {invite}: the invitation's seat, for this browser (cookie)
     GET  /api/games/{id}           the board as this browser's seat sees it
     POST /api/games/{id}/act       {index, at}: take option `index` (409 if not legal; `at`,
@@ -98,14 +99,17 @@ class Server:
 
     # ---- content ----------------------------------------------------------
     def program(self, options: dict[str, bool], mods: tuple[int, ...] | None = None,
-                language: str = "en") -> Program:
+                language: str = "en", players: int | None = None) -> Program:
         """The pack with these options and these of the server's mods (default: all),
-        shown in `language` (one of `languages()`)."""
+        seating `players` (None: the pack's default count), shown in `language` (one of
+        `languages()`)."""
         mods = tuple(range(len(self.mods))) if mods is None else mods
-        key = (tuple(sorted(options.items())), mods)
+        key = (tuple(sorted(options.items())), mods) if players is None \
+            else (tuple(sorted(options.items())), mods, players)
         with self.programs_lock:
             if key not in self.programs:
-                self.programs[key] = load_pack(self.pack, options, [self.mods[i] for i in mods])
+                self.programs[key] = load_pack(self.pack, options,
+                                               [self.mods[i] for i in mods], players)
             program = self.programs[key]
             if language == "en":
                 return program
@@ -184,9 +188,9 @@ class Server:
     # ---- sessions ---------------------------------------------------------
     def new_session(self, seed: int | None, options: dict[str, bool],
                     seats: dict[str, str], mods: tuple[int, ...] | None = None,
-                    language: str = "en") -> play.Session:
+                    language: str = "en", players: int | None = None) -> play.Session:
         mods = tuple(range(len(self.mods))) if mods is None else mods
-        program = self.program({**self.options, **options}, mods, language)
+        program = self.program({**self.options, **options}, mods, language, players)
         seats = self.checked_seats(program, seats)
         pack = play.pack_ref(program)
         session = play.Session(program, pack, play.fresh_seed() if seed is None else seed,
@@ -204,7 +208,9 @@ class Server:
         return found
 
     def checked_seats(self, program: Program, seats: dict[str, str]) -> dict[str, str]:
-        left_out = set(self.seated_by()) - set(program.players)
+        # the players an option or the count leaves out of this game: their seats go
+        left_out = (set(self.seated_by()) | {str(p) for p in self.manifest.get("players", [])}) \
+            - set(program.players)
         seats = {p: kind for p, kind in seats.items() if p not in left_out}
         for player, kind in seats.items():
             if player not in program.players:
@@ -229,7 +235,8 @@ class Server:
                     play.check_mods(log, self.refs, path)  # says which mods it needs
                 refs = [self.refs[i] for i in mods]
                 program = play.load_recorded(
-                    lambda: self.program(dict(log.options), mods, language), path)
+                    lambda: self.program(dict(log.options), mods, language, log.players),
+                    path)
                 pack = play.pack_ref(program)
                 if not play.same_pack(log.pack, pack):
                     raise InputError(f"the file is a game of {log.pack.name} "
@@ -456,9 +463,11 @@ async def setup(request: Request) -> Response:
     server: Server = request.app.state.server
     program = server.program(server.options)
     seated_by = server.seated_by()
-    # every player of the pack: those an option seats are offered with the option's name
+    # every player of the pack: those an option seats are offered with the option's name,
+    # and with a player count every one it may seat (the page hides those past its count)
+    counted = player_count_of(server) is not None
     players = [p for p in server.manifest.get("players", []) if isinstance(p, str)
-               and (p in program.players or p in seated_by)]
+               and (p in program.players or p in seated_by or counted)]
     return JSONResponse({
         "title": program.view.get("title") or program.name,
         "players": players,
@@ -471,7 +480,32 @@ async def setup(request: Request) -> Response:
         "mods": [m.name for m in server.refs],
         "maps": server.maps,
         "languages": server.languages(),
+        "player_count": player_count_of(server),
     })
+
+
+def player_count_of(server: Server) -> dict[str, int] | None:
+    """`{min, max, default}` of the pack's `player_count:` (None: it seats a fixed list):
+    a new game may ask for `players` within it, seating the first that many."""
+    spec = server.manifest.get("player_count")
+    if not isinstance(spec, dict):
+        return None
+    fixed = [p for p in server.manifest.get("players", []) if p not in server.seated_by()]
+    most = spec.get("max", len(fixed))
+    return {"min": spec.get("min", 2), "max": most, "default": spec.get("default", most)}
+
+
+def players_asked(server: Server, value: Any) -> int | None:
+    """`players` of a new game: a whole number within the pack's count, or none given."""
+    if value is None:
+        return None
+    count = player_count_of(server)
+    if count is None:
+        raise ApiError(400, "players: this pack seats a fixed list of players; leave it out")
+    n = whole(value, "players")
+    if not count["min"] <= n <= count["max"]:
+        raise ApiError(400, f"players: this game seats from {count['min']} to {count['max']}")
+    return n
 
 
 async def new_game(request: Request) -> Response:
@@ -491,8 +525,10 @@ async def new_game(request: Request) -> Response:
     seats = text_map(data.get("seats"), "seats")
     language = chosen_language(server, data)
     mods = chosen_mods(server, data.get("mods"))
+    players = players_asked(server, data.get("players"))
     program = server.program({**server.options, **options},
-                             tuple(range(len(server.mods))) if mods is None else mods)
+                             tuple(range(len(server.mods))) if mods is None else mods,
+                             players=players)
     humans = [p for p, kind in server.checked_seats(program, seats).items()
               if kind == play.HUMAN]
     if seed is not None and len(humans) > 1:
@@ -502,7 +538,7 @@ async def new_game(request: Request) -> Response:
                        "draws it")
     creator = creator_seat(data, humans)
     try:
-        session = server.new_session(seed, options, seats, mods, language)
+        session = server.new_session(seed, options, seats, mods, language, players)
     except InputError as e:  # the rules failed while setting up the game
         raise ApiError(409, str(e)) from None
     return started(request, session, creator, language)

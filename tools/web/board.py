@@ -26,10 +26,12 @@ def board_for(game: Game, viewer: str) -> dict[str, Any]:
     view = program.view
     obs = game.observation(viewer)
     marks = player_marks(program)  # the terminal's: the shortest distinct name prefixes
+    out = obs.get("out", [])  # who is out of the game: every seat sees it
     return {
         "title": view.get("title") or program.name,
         "players": [{"id": p, "name": player_name(program, p), "mark": marks[p],
-                     "colour": view.get("players", {}).get(p, {}).get("colour", "default")}
+                     "colour": view.get("players", {}).get(p, {}).get("colour", "default"),
+                     **({"out": True} if p in out else {})}
                     for p in program.players],
         "status": [{"label": s["label"], "value": text(game, value_of(game, obs, s, None))}
                    for s in view.get("status", [])],

@@ -158,7 +158,7 @@ function drawResult(board) {
 function drawPlayers(board) {
   const head = el("tr", {}, el("th"), ...board.rows.map((r) => el("th", { text: r.label })));
   const rows = board.players.map((p) => el("tr", {},
-    el("th", { style: `color:${colour(p.id)}`, text: p.name }),
+    el("th", { style: `color:${colour(p.id)}`, text: p.out ? t("{player} (out)", { player: p.name }) : p.name }),
     ...board.rows.map((r) => el("td", { class: /^\d+$/.test(r.values[p.id]) ? "num" : null,
       text: r.values[p.id] }))));
   $("players").replaceChildren(head, ...rows);
@@ -662,7 +662,7 @@ window.addEventListener("resize", () => {
 function openSetup() {
   const s = ui.setup;
   const seatedBy = (p) => (s.seated_by && s.seated_by[p] ? ` (with ${s.seated_by[p].join(", ").replace(/_/g, " ")})` : "");
-  $("seats").replaceChildren(...s.players.map((p, n) => el("label", {}, `${s.names[p]}${seatedBy(p)} `,
+  $("seats").replaceChildren(...s.players.map((p, n) => el("label", { "data-seat-row": p }, `${s.names[p]}${seatedBy(p)} `,
     el("select", { name: `seat-${p}`, "data-seat": p },
       ...s.agents.map((a) => el("option", { value: a, selected: a === (n === 0 ? "human" : "random") ? "" : null }, a))))));
   $("options").replaceChildren(el("legend", { text: "Options" }),
@@ -679,14 +679,36 @@ function openSetup() {
   const langs = s.languages || ["en"];
   $("lang").replaceChildren(...langs.map((l) => el("option", { value: l }, l)));
   $("lang-box").hidden = langs.length < 2;
+  // a pack with a player count: how many play; the seats past it are left out
+  const count = s.player_count;
+  $("count-box").hidden = !count;
+  if (count) {
+    const counts = [];
+    for (let n = count.min; n <= count.max; n++) counts.push(n);
+    $("count").replaceChildren(...counts.map((n) => el("option", { value: n, selected: n === count.default ? "" : null }, String(n))));
+    $("count").onchange = showCounted;
+    showCounted();
+  }
   $("links").hidden = true;
   $("start").hidden = false;
   $("setup").showModal();
 }
 
+// The seats of the players the count leaves out (the last of those no option seats) hide.
+function showCounted() {
+  const s = ui.setup;
+  const n = Number($("count").value);
+  const counted = s.players.filter((p) => !(s.seated_by && s.seated_by[p]));
+  const out = new Set(counted.slice(n));
+  document.querySelectorAll("[data-seat-row]").forEach((row) => { row.hidden = out.has(row.dataset.seatRow); });
+  [...$("me").options].forEach((o) => { o.hidden = out.has(o.value); });
+  if (out.has($("me").value)) $("me").value = counted[0];
+}
+
 async function startGame() {
   const seats = {};
-  document.querySelectorAll("[data-seat]").forEach((s) => { seats[s.dataset.seat] = s.value; });
+  document.querySelectorAll("[data-seat]").forEach((s) => { if (!s.closest("label").hidden) seats[s.dataset.seat] = s.value; });
+  const players = ui.setup.player_count ? Number($("count").value) : undefined;
   const options = {};
   document.querySelectorAll("#options input").forEach((i) => { options[i.name] = i.checked; });
   const mods = [...document.querySelectorAll("[data-mod]")].filter((m) => m.checked)
@@ -696,7 +718,7 @@ async function startGame() {
   const me = !hot_seat && seats[$("me").value] === "human" ? $("me").value : undefined;
   const lang = $("lang").value || "en";
   try {
-    started(await api("POST", "/api/games", { seed, options, seats, mods, hot_seat, me, lang }));
+    started(await api("POST", "/api/games", { seed, options, seats, mods, hot_seat, me, lang, players }));
   } catch (e) { showError(e.message); }
 }
 
