@@ -166,3 +166,13 @@ def test_the_web_board_marks_who_is_out_for_every_seat(tmp_path):
     for viewer in game.program.players:
         marked = {p["id"]: p.get("out", False) for p in board_for(game, viewer)["players"]}
         assert marked == {"ann": False, "bob": False, "cid": True, "dee": False}
+
+
+def test_the_terminal_board_marks_who_is_out(tmp_path):
+    from hustings.tools.terminal.board import render_board
+
+    game = game_of(tmp_path, "eliminate cid\nann chooses x from [1, 2]")
+    for viewer in game.program.players:
+        lines = render_board(game, viewer).splitlines()
+        assert [p for p in ("ann", "bob", "cid", "dee")
+                if any(line.lstrip().startswith(f"{p} (out)") for line in lines)] == ["cid"]

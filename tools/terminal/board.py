@@ -53,7 +53,7 @@ def board(game: Game, player: str | None, width: int) -> RenderableType:
     viewer = player or game.program.players[0]
     obs = game.observation(viewer)
     parts: list[RenderableType] = [status_line(game, obs, width)]
-    if view.get("player_rows"):
+    if view.get("player_rows") or obs.get("out"):  # who is out shows even with no rows
         parts.append(player_table(game, obs))
     side_by_side: list[RenderableType] = []
     for group in view.get("groups", []):
@@ -143,8 +143,12 @@ def player_table(game: Game, obs: dict) -> Table:
     for spec in rows:
         numeric = spec.get("counter") or spec.get("function")
         table.add_column(spec["label"], no_wrap=True, justify="right" if numeric else "left")
+    out = set(obs.get("out") or ())
     for p in program.players:
-        cells = [Text(player_name(program, p), style=player_style(program, p))]
+        name = player_name(program, p)
+        if p in out:  # eliminated: the same words as the web board's
+            name = ui(program, "{player} (out)", player=name)
+        cells = [Text(name, style=player_style(program, p))]
         for spec in rows:
             cells.append(Text(shown(program, value_of(game, obs, spec, p))))
         table.add_row(*cells)
