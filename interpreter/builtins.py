@@ -14,6 +14,7 @@ from .maps import adjacent_table, distance_table, map_graph
 from .plurals import counted
 from .seats import next_among, next_player, players_from, seat, sort_by
 from .support import leader
+from .teams import team_members, team_of, teammates
 
 
 def _int(value):
@@ -321,6 +322,9 @@ BUILTINS = {
     "next_player": next_player,
     "next_among": next_among,
     "sort_by": sort_by,
+    "team_of": team_of,
+    "teammates": teammates,
+    "team_members": team_members,
 }
 
 # Builtins whose value is a lookup in a table made once per program from its data alone:
@@ -345,6 +349,7 @@ ARITY = {
     "most_places": 2, "most_support": 2, "roll": 1, "random_pick": 1, "counted": 2,
     "seat": 1, "players_from": 1, "next_player": 1, "next_among": 2, "sort_by": 2,
     "adjacent": 2, "neighbours": 1, "distance": 2, "path": 2,
+    "team_of": 1, "teammates": 1, "team_members": 1,
 }
 
 # The argument (by position) that names a support pool (checked when content is compiled).

@@ -111,6 +111,8 @@ def counters(program: Program, s: GameState) -> Iterator[str]:
             continue
         if name in program.shared_tracks and len(set(table.values())) > 1:
             yield f"counters.{name} is one shared marker, but its players read {table}"
+        if name in program.team_counters:
+            yield from _team_values(program, name, table)
         low, high = lows.get(name), highs.get(name)
         for who, n in table.items():
             if low is not None and n < low:
@@ -120,6 +122,14 @@ def counters(program: Program, s: GameState) -> Iterator[str]:
     for who, n in s.bag.items():
         if n < 0:
             yield f"bag.{who} is {n}; the bag never holds fewer than 0"
+
+
+def _team_values(program: Program, name: str, table: dict) -> Iterator[str]:
+    """A per-team counter holds one value per team: every member's entry the same."""
+    for team, members in program.teams.items():
+        values = {who: table[who] for who in members}
+        if len(set(values.values())) > 1:
+            yield f"counters.{name} is one value per team, but team {team} reads {values}"
 
 
 def pools(program: Program, s: GameState) -> Iterator[str]:

@@ -45,6 +45,7 @@ LINES = {
     "token": "{player} moves to {place}",
     "track": "{track}: {order}",
     "track_end": "{track} reaches {position}: {player} wins",
+    "team_wins": "{team} win together: {members}",
     "zone_of": "{player}'s {zone}",
     "none": "none",
     "holding": "{player} {count}",
@@ -118,6 +119,15 @@ def track_end(m, env: dict, track: str, position: int, winner: str) -> None:
         return
     m.say(line(m, "change", text=line(m, "track_end", track=name(m, track), position=position,
                                      player=player(m, winner)), cause=cause(m, env)))
+
+
+def team_wins(m, env: dict, team: str, members: list[str]) -> None:
+    """`Blues win together: Ann and Bo`, when the winner recorded is in a team."""
+    if not m.narrating:
+        return
+    m.say(line(m, "change", text=line(m, "team_wins", team=name(m, team),
+                                     members=listed(m, [player(m, w) for w in members])),
+               cause=cause(m, env)))
 
 
 def support(m, env: dict, pool: str, where: str, before: Any) -> None:

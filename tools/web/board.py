@@ -12,6 +12,7 @@ from typing import Any
 
 from ...interpreter.game import Game
 from ...interpreter.support import holdings, leader
+from ...interpreter.teams import team_name
 from ..terminal.board import grouped, locations_of, value_of, zone_name
 from ..terminal.choices import options_of, sections
 from ..terminal.look import place_name, player_marks, player_name, shown, shown_to
@@ -44,6 +45,9 @@ def board_for(game: Game, viewer: str) -> dict[str, Any]:
                   for number, where in shown_to(program, obs)],
         "narration": obs["log"][-NARRATION_LINES:],
         "result": obs.get("result") if game.is_terminal() else None,
+        # teams of this game: the result names the winning team by its id
+        "teams": [{"id": t, "name": team_name(program, t), "members": list(members)}
+                  for t, members in program.teams.items()],
     }
 
 

@@ -17,7 +17,7 @@ PAGE_TEXTS = (
     "{player} is thinking…", "Waiting for {player}: {prompt}", "{player} to choose",
     "{hand} of {player}", "{player} holds {n}", "Shown to you", "seen in {zone}",
     "filter options", "show all", "only {place} ", "{player} leads (darker: more)", "tied",
-    "nobody", "{player}'s token", "changed by the last move",
+    "nobody", "{player}'s token", "changed by the last move", "{team} win together",
 )
 
 

@@ -36,7 +36,9 @@ const t = (text, values = {}) => {
   return shown.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 };
 const nameOf = (player) => {
-  const p = ui.state && ui.state.board.players.find((x) => x.id === player);
+  const board = ui.state && ui.state.board;
+  const p = board && (board.players.find((x) => x.id === player)
+    || (board.teams || []).find((x) => x.id === player));
   return p ? p.name : player;
 };
 // A player's mark beside a count (`K3`): the shortest prefix of the name no other player's
@@ -149,9 +151,12 @@ function drawResult(board) {
   const box = $("result");
   box.hidden = !board.result;
   if (!board.result) return;
-  const value = (v) => (v && typeof v === "object"
-    ? Object.entries(v).map(([p, n]) => `${nameOf(p)} ${n}`).join(", ") : nameOf(v));
+  const value = (v) => (Array.isArray(v) ? v.map(nameOf).join(", ")
+    : v && typeof v === "object"
+      ? Object.entries(v).map(([p, n]) => `${nameOf(p)} ${n}`).join(", ") : nameOf(v));
   const bits = Object.entries(board.result).map(([k, v]) => `${k.replace(/_/g, " ")}: ${value(v)}`);
+  const team = board.result.team;  // a team's members win together: named first
+  if (team) bits.unshift(t("{team} win together", { team: nameOf(team) }));
   box.replaceChildren(el("b", { text: t("Game over — ") }), bits.join(" · "));
 }
 
