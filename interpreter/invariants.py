@@ -23,6 +23,7 @@ from typing import Any
 from .machine import counter_limits
 from .program import Program
 from .state import Frame, GameState, copy_value
+from .teams import winners
 
 PUSHERS = ("call", "event", "if", "for", "repeat", "while", "menu", "announce", "react")
 DECISIONS = ("choose", "menu")
@@ -380,6 +381,17 @@ def reactions(program: Program, s: GameState) -> Iterator[str]:
             yield f"forced_rolls: {roll} is no side of a die"
 
 
+def team_result(program: Program, result: Any) -> Iterator[str]:
+    """In a pack with teams, a finished game's `team` and `winners` are those of its
+    `winner` (interpreter/teams.py): every tool counts the winners from them."""
+    if not program.teams or not isinstance(result, dict):
+        return
+    said = {k: result[k] for k in ("team", "winners") if k in result}
+    if said != winners(program, result):
+        yield (f"result: winner {str(result.get('winner'))[:80]!r} has the team entries "
+               f"{winners(program, result)}, not {str(said)[:120]}")
+
+
 # ---- where the program is paused -------------------------------------------------
 
 
@@ -388,6 +400,7 @@ def control(program: Program, s: GameState) -> Iterator[str]:
     if not s.stack:
         if pending is not None:
             yield "a decision is pending but the rules have ended (the stack is empty)"
+        yield from team_result(program, s.result)
         return
     if s.result is not None:
         yield "result is set while the game is still going"

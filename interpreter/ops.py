@@ -186,7 +186,8 @@ class Gain(Op):
         high = m.highs.get(self.counter)
         if high is not None and table[who] > high:  # a gain stops at the maximum
             table[who] = max(high, before)
-        share(m, self.counter, who)
+        if m.p.team_counters:  # a per-team counter: the whole team holds the value
+            share(m, self.counter, who)
         tell.counter(m, env, who, self.counter, table[who] - before)
 
 
@@ -223,7 +224,8 @@ class Lose(_Spend):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         low = m.lows.get(self.counter)
         table[who] = left if low is None else max(min(low, before), left)
-        share(m, self.counter, who)
+        if m.p.team_counters:  # a per-team counter: the whole team holds the value
+            share(m, self.counter, who)
         tell.counter(m, env, who, self.counter, table[who] - before)
 
 
@@ -246,7 +248,8 @@ class Pay(_Spend):
         if too_big(have - n):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         table[who] = have - n
-        share(m, self.counter, who)
+        if m.p.team_counters:  # a per-team counter: the whole team holds the value
+            share(m, self.counter, who)
         tell.counter(m, env, who, self.counter, -n)
 
 

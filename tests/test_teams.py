@@ -365,3 +365,54 @@ def test_a_pack_without_teams_has_none_and_writes_its_result_as_before():
         result = play_out(tic, seed).result()
         assert set(result) == {"winner"}
         assert result_winners(result) == ([result["winner"]] if result["winner"] else [])
+
+
+TUG_RULES = """\
+procedures:
+  game:
+    body: |
+      for r from 1 to 5:
+        ann chooses:
+          "pull":
+            ann gains 1 tug
+          "wait":
+            say "ann waits"
+      record winner as none
+functions:
+  standing:
+    params: [p]
+    expr: tug of p
+"""
+
+
+def test_a_shared_track_ending_the_game_credits_the_end_players_team(tmp_path):
+    folder = copy(tmp_path, extra="tracks:\n  tug: {min: -2, max: 2, start: 0, shared: "
+                                  "{max: ann, min: bob, ends_game: true}}\n")
+    (folder / "rules" / "10-game.yaml").write_text(TUG_RULES)
+    program = load_pack(folder)
+    game = Game.new(program, seed=1)
+    game.apply_action("pull")
+    game.apply_action("pull")
+    assert game.result() == {"winner": "ann", "team": "reds", "winners": ["ann", "cat"]}
+    assert game.state.log[-2:] == ["  tug reaches 2: ann wins",
+                                   "  the Reds win together: ann and cat"]
+    waited = Game.new(program, seed=1)
+    for _ in range(5):
+        waited.apply_action("wait")
+    assert waited.result() == {"winner": None}  # no team named when nobody wins
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    ({"winners": ["ann", "bob"]}, "result: winner 'ann' has the team entries"),
+    ({"team": "blues"}, "result: winner 'ann' has the team entries"),
+    ({"winner": "bob"}, "result: winner 'bob' has the team entries"),
+])
+def test_a_finished_save_whose_team_result_is_not_its_winners_is_refused(program, change,
+                                                                         problem):
+    game = play_out(program, 1)
+    assert game.result()["winner"] == "ann"
+    data = json.loads(game.save())
+    data["result"].update(change)
+    with pytest.raises(SaveError, match=problem):
+        Game.load(program, json.dumps(data))
+    assert Game.load(program, game.save()).result() == game.result()
