@@ -240,6 +240,13 @@ def test_a_teams_members_win_together_in_the_result_and_the_narration(program):
     assert returns(game) == [1.0 if p in result["winners"] else -1.0 for p in program.players]
 
 
+def test_a_tie_names_no_team(program):
+    result = play_out(program, 5).result()  # the two teams end with equal money
+    assert result["money"]["reds"] == result["money"]["blues"]
+    assert result["winner"] is None and "team" not in result and "winners" not in result
+    assert result_winners(result) == []
+
+
 def test_simulate_counts_a_win_for_every_member(tmp_path, program):
     out = tmp_path / "teams.jsonl"
     seats = [a for p in program.players for a in ("--seat", f"{p}=random")]
