@@ -70,9 +70,11 @@ def copy(tmp_path: Path, teams: str | None = None, players: str | None = None,
     return folder
 
 
-def line_of(folder: Path, text: str) -> int:
+def line_of(folder: Path, text: str, after: str = "") -> int:
+    """The line of pack.yaml holding `text`, the first after a line starting `after`."""
     lines = (folder / "pack.yaml").read_text().splitlines()
-    return next(i for i, line in enumerate(lines, 1) if text in line)
+    start = next(i for i, line in enumerate(lines) if line.startswith(after))
+    return next(i for i, line in enumerate(lines[start:], start + 1) if text in line)
 
 
 def codes(folder: Path, options: dict[str, bool] | None = None) -> list:
@@ -118,7 +120,8 @@ def test_a_wrong_team_is_reported_where_it_is_written(tmp_path, teams, code, mes
     assert [d.message for d in found] == [message]
     assert hint in found[0].hint
     assert found[0].source.path.endswith("pack.yaml")
-    assert found[0].source.line == line_of(folder, where) and found[0].source.column > 1
+    assert found[0].source.line == line_of(folder, where, "teams:")
+    assert found[0].source.column > 1
     with pytest.raises(Exception, match=code):
         load_pack(folder)
 
@@ -128,7 +131,7 @@ def test_a_team_of_one_is_a_warning_and_the_pack_still_plays(tmp_path):
     found = codes(folder)
     assert [(d.code, d.severity) for d in found] == [("W170", "warning")]
     assert found[0].message == "team 'blues' has one player, 'bob'"
-    assert found[0].source.line == line_of(folder, "blues:")
+    assert found[0].source.line == line_of(folder, "blues:", "teams:")
     assert load_pack(folder).teams == {"reds": ["ann", "cat"], "blues": ["bob"]}
 
 
@@ -178,7 +181,7 @@ def test_every_table_is_checked_whatever_the_count_seated(tmp_path):
                   players="[ann, bob, cat, dan, eve, fay]")
     found = [d for d in codes(folder) if d.code == "E170"]  # four seated: the six table too
     assert [d.message for d in found] == ["team 'greens' names 'fey', who is not a player"]
-    assert found[0].source.line == line_of(folder, "6: {")
+    assert found[0].source.line == line_of(folder, "6: {", "teams:")
 
 
 def test_effect_text_names_a_team_of_another_count_but_no_unknown_one(tmp_path):
