@@ -89,6 +89,8 @@ class Symbols:
     # (`region` -> `regions`), or "" when the values are not all places of one kind.
     place_properties: dict[str, str] = field(default_factory=dict)
     card_properties: dict[str, str] = field(default_factory=dict)
+    teams: list[str] = field(default_factory=list)  # this game's teams, by name
+    team_names: set[str] = field(default_factory=set)  # every team of the pack's `teams:`
 
     def property_of_kind(self, kind: str, of_kind: str) -> str | None:
         """A property the places of `kind` have whose values are places of `of_kind`."""
@@ -102,7 +104,7 @@ class Symbols:
         return (
             set(self.players) | self.counters | set(self.variables) | set(self.pools)
             | set(self.locations) | set(self.kinds) | set(self.zones) | self.tracks
-            | {"players"}
+            | {"players", "teams"} | self.team_names
         )
 
 
@@ -879,6 +881,10 @@ class _Unit(TypeChecks):
             return ("const", list(sym.kinds[n]))
         if n == "players":
             return ("const", list(sym.players))
+        if n in sym.team_names:
+            return ("const", n)
+        if n == "teams":
+            return ("const", list(sym.teams))
         if n in sym.zones:
             if sym.zones[n]:
                 self.error(tok, "E313", f"'{n}' belongs to each player", f"write `{n} of PLAYER`")

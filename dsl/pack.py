@@ -38,6 +38,8 @@ from .loading import Loaded, ModPaths, PackStats, builtin_pack
 from .maps import check_map
 from .mods import ModStack, node_source
 from .soundness import check_announcement_cycles, check_function_sizes
+from .teams import check_sharing, check_teams, manifest_names, seated_teams
+from .teams import tables as team_tables
 from .validation import read_cards, validate
 from .view import check_view
 from .yamlsource import YamlFile, confined_entry, read_yaml
@@ -107,6 +109,7 @@ class _Loader:
         self.has_map = False  # the board declares a map (its builtins are defined)
         self.map_links: dict[str, list[str]] = {}  # each place's neighbours, once checked
         self.declared: list[str] = []  # every player of the pack, seated in this game or not
+        self.teams: dict[str, list[str]] = {}  # this game's teams (dsl/teams.py)
         # What files that failed their schema would have defined, read from their raw
         # YAML: other files' effect text may name them without a cascade of errors.
         self.broken_numbers: set[int] = set()
@@ -159,6 +162,7 @@ class _Loader:
             self.check_setup(manifest, board)
             self.check_fields(manifest, board)
             self.map_links = check_map(board, self.board_file, self.report) or {}
+            self.check_teams(manifest, board)
         declarations_ok = board is not None and not self.report.errors
         cards = self.load_cards(manifest, options)
         rules = self.load_rules(manifest)
@@ -255,6 +259,14 @@ class _Loader:
         for key, message, hint in problems:
             self.report.error(at("player_count", key), "E175", message, hint)
         return not problems
+
+    def check_teams(self, manifest: PackManifest, board: Board) -> None:
+        """pack.yaml `teams:` and what teams share (dsl/teams.py), and this game's teams."""
+        names = manifest_names(manifest) | set(board.locations) | {
+            loc.id for items in board.locations.values() for loc in items}
+        check_teams(manifest, self.manifest_file, self.declared, names, self.report)
+        check_sharing(manifest, self.manifest_file, self.report)
+        self.teams = seated_teams(manifest, manifest.players)
 
     def gate(self, options: list[str]) -> None:
         """Note options off in this run that leave something out (PackStats.gated_off)."""
@@ -671,6 +683,9 @@ class _Loader:
             field_values=field_values(manifest),
             place_properties=property_kinds(locations, locations),
             card_properties=property_kinds(card_table, locations),
+            teams=list(self.teams),
+            team_names={team for _, table, _ in team_tables(manifest, self.manifest_file)
+                        for team in table},
         )
 
     def compile_functions(self, comp: Compiler, manifest, symbols, texts) -> dict:
@@ -874,7 +889,8 @@ class _Loader:
                 travel_area[loc] = locations[loc].get(board.travel.area)
             travel_cost = path_lengths(board.travel.links)
         zones = {
-            n: ZoneSpec(z.per_player, z.hidden, z.ordered_secret, z.refill_from)
+            n: ZoneSpec(z.per_player, z.hidden, z.ordered_secret, z.refill_from,
+                        z.shown_to_team)
             for n, z in manifest.zones.items()
         }
         return Program(
@@ -911,6 +927,8 @@ class _Loader:
             nouns={n: forms.model_dump(exclude_none=True) for n, forms in manifest.nouns.items()},
             map_kind=board.map.kind if board.map else None,
             map_links=self.map_links,
+            teams=self.teams,
+            team_counters=[n for n, c in manifest.counters.items() if c.per_team],
         )
 
     def check_card_owners(self, manifest: PackManifest, cards: list) -> None:

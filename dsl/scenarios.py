@@ -25,6 +25,7 @@ from ..interpreter.narration import CAUSE
 from ..interpreter.program import Program
 from ..interpreter.state import Frame
 from ..interpreter.support import holdings
+from ..interpreter.teams import mates_table
 from ..schemas.scenario import Expect, Scenario, ScenarioFile, Setup
 from .diagnostics import ContentError, Diagnostic, Report, Source
 from .loading import load_pack
@@ -284,6 +285,10 @@ def apply_setup(program: Program, state, setup: Setup) -> None:
             _set_support(program, state, pool, where, held)
     for name, values in setup.counters.items():
         state.counters[name].update(values)
+        if name in program.team_counters:  # a team's one value: every member holds it
+            for who in values:
+                for mate in mates_table(program).get(who, ()):
+                    state.counters[name][mate] = values[who]
     state.tokens.update(setup.tokens)
     for zone, cards in setup.zones.items():
         if zone not in state.zones:

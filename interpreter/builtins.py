@@ -14,6 +14,7 @@ from .maps import adjacent_table, distance_table, map_graph
 from .plurals import counted
 from .seats import is_out, next_among, next_player, players_from, players_in, seat, sort_by
 from .support import leader
+from .teams import team_members, team_of, teammates
 
 
 def _int(value):
@@ -323,6 +324,9 @@ BUILTINS = {
     "sort_by": sort_by,
     "players_in": players_in,
     "is_out": is_out,
+    "team_of": team_of,
+    "teammates": teammates,
+    "team_members": team_members,
 }
 
 # Builtins whose value is a lookup in a table made once per program from its data alone:
@@ -348,6 +352,7 @@ ARITY = {
     "seat": 1, "players_from": 1, "next_player": 1, "next_among": 2, "sort_by": 2,
     "players_in": 0, "is_out": 1,
     "adjacent": 2, "neighbours": 1, "distance": 2, "path": 2,
+    "team_of": 1, "teammates": 1, "team_members": 1,
 }
 
 # The argument (by position) that names a support pool (checked when content is compiled).

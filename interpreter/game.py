@@ -25,6 +25,7 @@ from .machine import Machine, build_ops
 from .narration import CAUSE
 from .program import Program
 from .state import GameState, clone, copy_value
+from .teams import same_team
 
 
 def ops_for(program: Program) -> list:
@@ -372,8 +373,10 @@ class Game:
 
 def sees(program: Program, state: GameState, player: str, key: str) -> bool:
     """Whether `player` sees the cards of zone `key`: not a deck's order, nor another
-    player's hidden zone unless it was revealed to them."""
+    player's hidden zone unless it was revealed to them or it is `shown_to_team` and its
+    owner is their teammate."""
     name, _, owner = key.partition(":")
     spec = program.zones[name]
     return not spec.ordered_secret and (
-        not spec.hidden or owner == player or player in state.revealed.get(key, ()))
+        not spec.hidden or owner == player or player in state.revealed.get(key, ())
+        or (spec.shown_to_team and same_team(program, owner, player)))

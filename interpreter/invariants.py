@@ -23,6 +23,7 @@ from typing import Any
 from .machine import counter_limits
 from .program import Program
 from .state import Frame, GameState, copy_value
+from .teams import winners
 
 PUSHERS = ("call", "event", "if", "for", "repeat", "while", "menu", "announce", "react")
 DECISIONS = ("choose", "menu")
@@ -111,6 +112,8 @@ def counters(program: Program, s: GameState) -> Iterator[str]:
             continue
         if name in program.shared_tracks and len(set(table.values())) > 1:
             yield f"counters.{name} is one shared marker, but its players read {table}"
+        if name in program.team_counters:
+            yield from _team_values(program, name, table)
         low, high = lows.get(name), highs.get(name)
         for who, n in table.items():
             if low is not None and n < low:
@@ -120,6 +123,14 @@ def counters(program: Program, s: GameState) -> Iterator[str]:
     for who, n in s.bag.items():
         if n < 0:
             yield f"bag.{who} is {n}; the bag never holds fewer than 0"
+
+
+def _team_values(program: Program, name: str, table: dict) -> Iterator[str]:
+    """A per-team counter holds one value per team: every member's entry the same."""
+    for team, members in program.teams.items():
+        values = {who: table[who] for who in members}
+        if len(set(values.values())) > 1:
+            yield f"counters.{name} is one value per team, but team {team} reads {values}"
 
 
 def pools(program: Program, s: GameState) -> Iterator[str]:
@@ -391,6 +402,17 @@ def out(program: Program, s: GameState) -> Iterator[str]:
         yield f"pending: {s.pending['player']} is out of the game and decides nothing"
 
 
+def team_result(program: Program, result: Any) -> Iterator[str]:
+    """In a pack with teams, a finished game's `team` and `winners` are those of its
+    `winner` (interpreter/teams.py): every tool counts the winners from them."""
+    if not program.teams or not isinstance(result, dict):
+        return
+    said = {k: result[k] for k in ("team", "winners") if k in result}
+    if said != winners(program, result):
+        yield (f"result: winner {str(result.get('winner'))[:80]!r} has the team entries "
+               f"{winners(program, result)}, not {str(said)[:120]}")
+
+
 # ---- where the program is paused -------------------------------------------------
 
 
@@ -399,6 +421,7 @@ def control(program: Program, s: GameState) -> Iterator[str]:
     if not s.stack:
         if pending is not None:
             yield "a decision is pending but the rules have ended (the stack is empty)"
+        yield from team_result(program, s.result)
         return
     if s.result is not None:
         yield "result is set while the game is still going"

@@ -46,6 +46,7 @@ LINES = {
     "track": "{track}: {order}",
     "track_end": "{track} reaches {position}: {player} wins",
     "out": "{player} is out",
+    "team_wins": "{team} win together: {members}",
     "zone_of": "{player}'s {zone}",
     "none": "none",
     "holding": "{player} {count}",
@@ -125,6 +126,15 @@ def eliminated(m, env: dict, who: str) -> None:
     """`Ann is out` (`eliminate P`)."""
     if m.narrating:
         tell(m, env, line(m, "out", player=player(m, who)))
+
+
+def team_wins(m, env: dict, team: str, members: list[str]) -> None:
+    """`Blues win together: Ann and Bo`, when the winner recorded is in a team."""
+    if not m.narrating:
+        return
+    m.say(line(m, "change", text=line(m, "team_wins", team=name(m, team),
+                                     members=listed(m, [player(m, w) for w in members])),
+               cause=cause(m, env)))
 
 
 def support(m, env: dict, pool: str, where: str, before: Any) -> None:

@@ -13,6 +13,7 @@ from .codegen import variables_read
 from .errors import RuleError
 from .narration import CAUSE
 from .state import copy_value
+from .teams import credit_team, share
 from .unit import active, build, build_items, build_offer, current_unit, pure
 
 REACT = "@react"  # the dispatch loop's variable: [block, variables] of the reaction it runs
@@ -133,8 +134,18 @@ class Record(Op):
         value = self.e(m, f.env)
         if self.owner is None:
             m.s.result[self.key] = value
+            if self.key == "winner" and m.p.teams:  # a team's members win together
+                credit_team(m)
+                _tell_team(m, f.env)
         else:
             m.s.result.setdefault(self.key, {})[self.owner(m, f.env)] = value
+
+
+def _tell_team(m, env) -> None:
+    """Narrate a team's win (the result's `team` and `winners`, if the winner has a team)."""
+    result = m.s.result
+    if "team" in result:
+        tell.team_wins(m, env, result["team"], result["winners"])
 
 
 class Finish(Op):
@@ -194,6 +205,8 @@ class Gain(Op):
         high = m.highs.get(self.counter)
         if high is not None and table[who] > high:  # a gain stops at the maximum
             table[who] = max(high, before)
+        if m.p.team_counters:  # a per-team counter: the whole team holds the value
+            share(m, self.counter, who)
         tell.counter(m, env, who, self.counter, table[who] - before)
 
 
@@ -230,6 +243,8 @@ class Lose(_Spend):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         low = m.lows.get(self.counter)
         table[who] = left if low is None else max(min(low, before), left)
+        if m.p.team_counters:  # a per-team counter: the whole team holds the value
+            share(m, self.counter, who)
         tell.counter(m, env, who, self.counter, table[who] - before)
 
 
@@ -252,6 +267,8 @@ class Pay(_Spend):
         if too_big(have - n):
             raise RuleError(f"{self.counter} of {who} would pass the 64-bit limit")
         table[who] = have - n
+        if m.p.team_counters:  # a per-team counter: the whole team holds the value
+            share(m, self.counter, who)
         tell.counter(m, env, who, self.counter, -n)
 
 
@@ -283,7 +300,9 @@ def pull(m, env, track: str, who, n: int, exact: bool = False) -> None:
     if ends["ends_game"] and after != before and after in (low, high):
         winner = ends["max"] if after == high else ends["min"]
         m.s.result = {**(m.s.result or {}), "winner": winner}
+        credit_team(m)
         tell.track_end(m, env, track, after, winner)
+        _tell_team(m, env)
         m.s.stack.clear()
 
 

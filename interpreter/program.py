@@ -35,6 +35,7 @@ class ZoneSpec:
     hidden: bool = False  # per-player zones: hidden from the other players
     ordered_secret: bool = False  # shared zones whose order nobody sees (a deck)
     refill_from: str | None = None  # when empty on a deal, shuffle this zone in
+    shown_to_team: bool = False  # a hidden per-player zone its owner's teammates see too
 
 
 @dataclass
@@ -102,6 +103,11 @@ class Program:
     # How many players this game seats when the pack declares `player_count:` (the
     # `--players N` of the game; saves and logs record it), else None.
     player_count: int | None = None
+    # Teams of this game's seated players (pack.yaml `teams:`, for this many players):
+    # team -> its members in seat order (interpreter/teams.py), and the counters that hold
+    # one value per team (every member's entry holds it).
+    teams: dict[str, list[str]] = field(default_factory=dict)
+    team_counters: list[str] = field(default_factory=list)
 
     def once(self, what: str, make: Callable[[Program], Any]) -> Any:
         """`make(self)`, made once and kept on the program itself, so it goes with the

@@ -23,6 +23,11 @@ class CounterDef(Strict):
         "a loss stops there",
     )
     max: int | None = Field(None, description="the greatest value; a gain stops there")
+    per_team: bool = Field(
+        False, description="one value per team (`teams:`), shared by its members: a gain, "
+        "loss or payment by either changes it and `NAME of P` reads it; a player in no team "
+        "is a team of one",
+    )
     doc: str = ""
 
 
@@ -95,6 +100,10 @@ class ZoneDef(Strict):
     ordered_secret: bool = False
     refill_from: str | None = None
     start: str | None = Field(None, description="card kind whose cards start here")
+    shown_to_team: bool = Field(
+        False, description="a hidden per-player zone its owner's teammates (`teams:`) see "
+        "too; players of other teams still see only its size",
+    )
     doc: str = ""
 
 
@@ -260,6 +269,22 @@ class AgentsDef(Strict):
     )
 
 
+class TeamsByCount(Strict):
+    """Teams that depend on how many players are seated: {count: {team: [players]}}; a
+    count not listed seats everyone alone."""
+
+    by_count: dict[int, dict[str, list[str]]] = Field(
+        description="for each number of seated players, its teams (team name: its players)"
+    )
+
+
+TEAMS_DOC = (
+    "teams of players who win or lose together: {team: [players]}, or "
+    "{by_count: {N: {team: [players]}}} when they depend on how many players are seated; "
+    "a player in no team plays alone (docs/dsl.md, Teams)"
+)
+
+
 LANGUAGE_DOC = (
     "the version of the content language the files are written in (a whole number; "
     "without it, 1). docs/language-changes.md lists what each version changed; "
@@ -339,6 +364,8 @@ class PackManifest(Strict):
     rules: str = "rules"
     view: ViewDef = Field(default_factory=ViewDef, description="what a board shows (docs/view.md)")
     agents: AgentsDef = Field(default_factory=AgentsDef)
+    teams: TeamsByCount | dict[str, list[str]] = Field(
+        default_factory=dict, description=TEAMS_DOC)
 
 
 class SupportStart(Strict):

@@ -1,7 +1,8 @@
 """Non-interference: what a seat may not know changes nothing that seat receives.
 
 For 200 positions of seeded random games of each pack (1960, Campaign Trail,
-tic-tac-toe and tests/packs/secrets, which uses every private form of the language),
+tic-tac-toe, tests/packs/secrets, which uses every private form of the language, and
+tests/packs/teams, whose hands a teammate sees),
 and for each seat, the cards of the zones that seat does not see are dealt afresh and
 the generator's state is drawn anew (tests/hidden.py); the seat's observation, its
 narration and, at its own decision, the labels of its options must stay byte for byte
@@ -22,8 +23,9 @@ from hustings.dsl.loading import builtin_pack, load_pack
 from hustings.interpreter.game import Game
 
 SECRETS = Path(__file__).parent / "packs" / "secrets"
+TEAMS = Path(__file__).parent / "packs" / "teams"  # hands seen by a teammate (docs/dsl.md)
 PACKS = {"1960": builtin_pack("1960"), "campaign-trail": builtin_pack("campaign-trail"),
-         "tic-tac-toe": builtin_pack("tic-tac-toe"), "secrets": SECRETS}
+         "tic-tac-toe": builtin_pack("tic-tac-toe"), "secrets": SECRETS, "teams": TEAMS}
 POSITIONS = 200
 
 

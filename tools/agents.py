@@ -18,6 +18,7 @@ from typing import Any
 from ..interpreter.determinize import determinize
 from ..interpreter.errors import RuleError
 from ..interpreter.game import Game
+from ..interpreter.teams import result_winners
 
 Agent = Callable[[Game], int]
 
@@ -31,8 +32,8 @@ def position_value(game: Game, player: str) -> float:
     no value function makes every unfinished position worth 0 (greedy then plays at random).
     """
     if game.is_terminal():
-        winner = (game.result() or {}).get("winner")
-        return 0.0 if winner is None else (WIN if winner == player else -WIN)
+        won = result_winners(game.result())  # a team's members win together
+        return 0.0 if not won else (WIN if player in won else -WIN)
     name = game.program.agents.get("value")
     if not name:
         return 0.0
@@ -42,8 +43,8 @@ def position_value(game: Game, player: str) -> float:
 def winning_chance(game: Game, player: str) -> float:
     """The value turned into a number in [0, 1]: 1 a sure win, 0.5 level, 0 a sure loss."""
     if game.is_terminal():
-        winner = (game.result() or {}).get("winner")
-        return 0.5 if winner is None else (1.0 if winner == player else 0.0)
+        won = result_winners(game.result())
+        return 0.5 if not won else (1.0 if player in won else 0.0)
     scale = float(game.program.agents.get("scale") or 100.0)
     x = max(-50.0, min(50.0, position_value(game, player) / scale))
     return 1.0 / (1.0 + math.exp(-x))

@@ -26,6 +26,7 @@ from ..interpreter.errors import IllegalAction, RuleError
 from ..interpreter.game import Game
 from ..interpreter.program import Program
 from ..interpreter.support import holdings, leader
+from ..interpreter.teams import team_name
 from .agents import AGENTS, Agent, make_agent
 from .failures import INTERRUPTED, InputError, UsageError
 from .terminal.look import player_name
@@ -696,6 +697,11 @@ def finish(session: Session, quiet: bool) -> None:
     if not quiet:
         print(final_map(session.game))
     result = session.game.result() or {}
+    if not quiet and isinstance(result.get("winners"), list):  # a team won: say who
+        program = session.game.program
+        print(ui(program, "{team} win together: {members}",
+                 team=team_name(program, str(result.get("team"))),
+                 members=", ".join(player_name(program, p) for p in result["winners"])))
     print(json.dumps(result, sort_keys=True))
     if not result:
         print("hustings: warning: the game ended but its rules recorded no result: record "

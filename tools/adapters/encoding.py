@@ -16,6 +16,7 @@ from typing import Any
 from ...interpreter.game import Game
 from ...interpreter.program import Program
 from ...interpreter.support import holdings
+from ...interpreter.teams import result_winners
 
 DISCOVERY_GAMES = 20  # random games played to find the action space when a pack declares none
 
@@ -117,12 +118,16 @@ def max_actions(program: Program) -> int:
 
 
 def returns(game: Game) -> list[float]:
-    """+1 for the winner and -1/(n-1) for each other player; 0 for all on a tie or unfinished."""
+    """+1 for the winner and -1/(n-1) for each other player; 0 for all on a tie or unfinished.
+    A team's k members win together: +1 each, and each of the n-k others -k/(n-k)."""
     players = game.program.players
-    winner = (game.result() or {}).get("winner") if game.is_terminal() else None
-    if winner not in players:
+    won = [p for p in result_winners(game.result()) if p in players] \
+        if game.is_terminal() else []
+    if not won or len(won) == len(players):
         return [0.0] * len(players)
-    return [1.0 if p == winner else -1.0 / (len(players) - 1) for p in players]
+    # a team's members win together: +1 each, the losers share what the winners gained
+    loss = -len(won) / (len(players) - len(won))
+    return [1.0 if p in won else loss for p in players]
 
 
 def observation_text(game: Game, player: str) -> str:

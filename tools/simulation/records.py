@@ -102,6 +102,7 @@ def describe(game: Game, seed: int, seats: dict[str, str], uses: list[list],
         "seed": seed,
         "seats": seats,
         "winner": result.get("winner"),
+        **({"winners": result["winners"]} if "winners" in result else {}),  # a team's
         "scores": scores,
         "margin": margin(scores.get(declared.get("margin") or ""), result.get("winner")),
         "places": places(game, declared.get("places")),

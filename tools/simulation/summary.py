@@ -69,12 +69,12 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Every figure of the report, from the records alone."""
     players = players_of(records)
     n = len(records)
-    wins = Counter(r["winner"] for r in records)
+    wins = Counter(p for r in records for p in winners(r) or [None])
     agents: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for r in records:
         for p, spec in r["seats"].items():
             agents[spec][1] += 1
-            agents[spec][0] += r["winner"] == p
+            agents[spec][0] += p in winners(r)
     margins = [r["margin"] for r in records if r.get("margin") is not None]
     signed = [signed_margin(r, players) for r in records]
     signed = [m for m in signed if m is not None]
@@ -94,12 +94,21 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def winners(record: dict[str, Any]) -> list[str]:
+    """The players a game's record counts as winners: a team's members win together (the
+    record's `winners`), else its one `winner`; none on a tie."""
+    team = record.get("winners")
+    if isinstance(team, list):
+        return team
+    return [record["winner"]] if record.get("winner") is not None else []
+
+
 def signed_margin(record: dict[str, Any], players: list[str]) -> float | None:
     """The margin from the first player's side: positive when they won."""
     m = record.get("margin")
     if m is None or not players:
         return None
-    return m if record["winner"] == players[0] else -m if record["winner"] else 0
+    return m if players[0] in winners(record) else -m if record["winner"] else 0
 
 
 def moments(values: list[float]) -> dict[str, float]:
@@ -148,7 +157,7 @@ def card_table(records: list[dict[str, Any]], players: list[str],
                 evented.add((str(card), p))
         for card, p in evented:
             event_games[card][p][1] += 1
-            event_games[card][p][0] += r["winner"] == p
+            event_games[card][p][0] += p in winners(r)
     table = {}
     for card in sorted(uses, key=int):
         impact = {}

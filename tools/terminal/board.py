@@ -18,6 +18,7 @@ from rich.text import Text
 from ...interpreter.game import Game
 from ...interpreter.plurals import noun
 from ...interpreter.support import holdings
+from ...interpreter.teams import mates_table
 from ..wording import heading, ui
 from .look import place_name, player_marks, player_name, player_style, shown, shown_to
 
@@ -322,7 +323,30 @@ def hand_lines(game: Game, obs: dict, player: str) -> list[RenderableType]:
         for card in mine if isinstance(mine, list) else []:
             table.add_row(*card_fields(game, card, columns))
         out.append(table)
+        out.extend(mate_hands(game, obs, player, zone, columns))
     out.extend(shown_lines(game, obs, columns))
+    return out
+
+
+def mate_hands(game: Game, obs: dict, player: str, zone: str,
+               columns: list[str]) -> list[RenderableType]:
+    """The hands of `player`'s teammates that their observation shows (a zone
+    `shown_to_team`), each under its own title; nothing for a player alone."""
+    program = game.program
+    out: list[RenderableType] = []
+    for mate in mates_table(program).get(player, ()):
+        held = obs["zones"].get(f"{zone}:{mate}")
+        if not isinstance(held, list):
+            continue
+        title = ui(program, "{zone} of {player}", zone=zone_name(program, zone).capitalize(),
+                   player=player_name(program, mate))
+        out.append(Text(title, style="bold underline"))
+        table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+        for c in columns:
+            table.add_column(heading(c, program), no_wrap=c != "title", overflow="ellipsis")
+        for card in held:
+            table.add_row(*card_fields(game, card, columns))
+        out.append(table)
     return out
 
 

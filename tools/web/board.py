@@ -12,6 +12,7 @@ from typing import Any
 
 from ...interpreter.game import Game
 from ...interpreter.support import holdings, leader
+from ...interpreter.teams import mates_table, team_name
 from ..terminal.board import grouped, locations_of, value_of, zone_name
 from ..terminal.choices import options_of, sections
 from ..terminal.look import place_name, player_marks, player_name, shown, shown_to
@@ -46,6 +47,9 @@ def board_for(game: Game, viewer: str) -> dict[str, Any]:
                   for number, where in shown_to(program, obs)],
         "narration": obs["log"][-NARRATION_LINES:],
         "result": obs.get("result") if game.is_terminal() else None,
+        # teams of this game: the result names the winning team by its id
+        "teams": [{"id": t, "name": team_name(program, t), "members": list(members)}
+                  for t, members in program.teams.items()],
     }
 
 
@@ -94,7 +98,8 @@ def card(game: Game, number: int) -> dict[str, Any]:
 
 
 def hands(game: Game, obs: dict, viewer: str) -> list[dict[str, Any]]:
-    """The viewer's own cards with their text; of the others, only how many they hold."""
+    """The viewer's own cards with their text; of the others, only how many they hold, but
+    for teammates whose hand their observation shows (`shown_to_team`): their cards too."""
     out = []
     program = game.program
     for zone in program.view.get("hands", []):
@@ -103,9 +108,12 @@ def hands(game: Game, obs: dict, viewer: str) -> list[dict[str, Any]]:
         for p in game.program.players:
             held = obs["zones"].get(f"{zone}:{p}")
             counts[p] = len(held) if isinstance(held, list) else held
+        mates = [{"player": p, "cards": [card(game, c) for c in held]}
+                 for p in mates_table(program).get(viewer, ())
+                 for held in [obs["zones"].get(f"{zone}:{p}")] if isinstance(held, list)]
         out.append({"zone": zone, "name": zone_name(program, zone).capitalize(),
                     "cards": [card(game, c) for c in mine] if isinstance(mine, list) else [],
-                    "counts": counts})
+                    "counts": counts, "mates": mates})
     return out
 
 

@@ -18,6 +18,7 @@ PAGE_TEXTS = (
     "{hand} of {player}", "{player} holds {n}", "Shown to you", "seen in {zone}",
     "filter options", "show all", "only {place} ", "{player} leads (darker: more)", "tied",
     "nobody", "{player}'s token", "changed by the last move", "{player} (out)",
+    "{team} win together",
 )
 
 

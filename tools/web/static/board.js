@@ -36,7 +36,9 @@ const t = (text, values = {}) => {
   return shown.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 };
 const nameOf = (player) => {
-  const p = ui.state && ui.state.board.players.find((x) => x.id === player);
+  const board = ui.state && ui.state.board;
+  const p = board && (board.players.find((x) => x.id === player)
+    || (board.teams || []).find((x) => x.id === player));
   return p ? p.name : player;
 };
 // A player's mark beside a count (`K3`): the shortest prefix of the name no other player's
@@ -149,9 +151,12 @@ function drawResult(board) {
   const box = $("result");
   box.hidden = !board.result;
   if (!board.result) return;
-  const value = (v) => (v && typeof v === "object"
-    ? Object.entries(v).map(([p, n]) => `${nameOf(p)} ${n}`).join(", ") : nameOf(v));
+  const value = (v) => (Array.isArray(v) ? v.map(nameOf).join(", ")
+    : v && typeof v === "object"
+      ? Object.entries(v).map(([p, n]) => `${nameOf(p)} ${n}`).join(", ") : nameOf(v));
   const bits = Object.entries(board.result).map(([k, v]) => `${k.replace(/_/g, " ")}: ${value(v)}`);
+  const team = board.result.team;  // a team's members win together: named first
+  if (team) bits.unshift(t("{team} win together", { team: nameOf(team) }));
   box.replaceChildren(el("b", { text: t("Game over — ") }), bits.join(" · "));
 }
 
@@ -526,6 +531,19 @@ function focusFilter() {
   if (f) { f.focus(); f.setSelectionRange(f.value.length, f.value.length); }
 }
 
+function handCards(list, attrs) {
+  const cards = el("div", { class: "cards", ...attrs });
+  for (const c of list) {
+    const fields = Object.entries(c.fields).map(([k, v]) => `${k} ${v}`).join(" · ");
+    cards.append(el("div", { class: "card", "data-card": c.number, title: cardTip(c) },
+      el("div", { class: "ctitle", text: `${c.number} ${c.title}` }),
+      el("div", { class: "fields", text: fields }),
+      el("div", { class: "text", text: c.text })));
+  }
+  if (!list.length) cards.append(el("span", { class: "dim", text: "no cards" }));
+  return cards;
+}
+
 function drawHands(board) {
   const parts = [];
   for (const hand of board.hands) {
@@ -533,16 +551,11 @@ function drawHands(board) {
       .map(([p, n]) => t("{player} holds {n}", { player: nameOf(p), n })).join(", ");
     parts.push(el("h2", { text: t("{hand} of {player}", { hand: hand.name, player: nameOf(ui.state.viewer) })
       + (others ? ` (${others})` : "") }));
-    const cards = el("div", { class: "cards", "data-hand": hand.zone });
-    for (const c of hand.cards) {
-      const fields = Object.entries(c.fields).map(([k, v]) => `${k} ${v}`).join(" · ");
-      cards.append(el("div", { class: "card", "data-card": c.number, title: cardTip(c) },
-        el("div", { class: "ctitle", text: `${c.number} ${c.title}` }),
-        el("div", { class: "fields", text: fields }),
-        el("div", { class: "text", text: c.text })));
+    parts.push(handCards(hand.cards, { "data-hand": hand.zone }));
+    for (const mate of hand.mates || []) {  // a teammate's hand shown to the team
+      parts.push(el("h2", { text: t("{hand} of {player}", { hand: hand.name, player: nameOf(mate.player) }) }));
+      parts.push(handCards(mate.cards, { "data-mate-hand": hand.zone, "data-mate": mate.player }));
     }
-    if (!hand.cards.length) cards.append(el("span", { class: "dim", text: "no cards" }));
-    parts.push(cards);
   }
   if (board.shown.length) {  // what the rules showed this player once, as it was then
     parts.push(el("h2", { text: t("Shown to you") }));
