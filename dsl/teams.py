@@ -37,14 +37,27 @@ def _key(mf: YamlFile, count: int) -> Any:
     return str(count) if isinstance(node, dict) and str(count) in node else count
 
 
+def seatable(manifest: PackManifest, declared: list[str]) -> tuple[int, int]:
+    """The fewest and the most players a game of the pack seats: its `player_count:` range
+    (else every player no option names), plus every player an option may seat. `declared`:
+    every player of the pack, seated in this game or not."""
+    optional = {p for option in manifest.options.values() for p in option.players}
+    fixed = len([p for p in declared if p not in optional])
+    spec = manifest.player_count
+    low, high = (spec.min, spec.max) if spec is not None else (fixed, fixed)
+    return low, high + len(optional & set(declared))
+
+
 def check_teams(manifest: PackManifest, mf: YamlFile, declared: list[str],
                 names: set[str], report: Report) -> None:
     """Every table of teams: players of the pack, each in one team at most, teams of two
     or more, team names that are no other name of the pack (`names`)."""
+    low, high = seatable(manifest, declared)
     for count, table, keys in tables(manifest, mf):
-        if count is not None and not 2 <= count <= len(declared):
+        if count is not None and not low <= count <= high:
+            seats = f"{low} to {high}" if low < high else f"{low}"
             report.error(mf.key_source(*keys), "E173",
-                         f"teams for {count} players, but the pack seats 2 to {len(declared)}",
+                         f"teams for {count} players, but a game of the pack seats {seats}",
                          "key each table by a number of players the pack can seat")
         check_table(table, keys, mf, declared, names, report)
 

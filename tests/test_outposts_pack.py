@@ -88,5 +88,20 @@ def test_it_uses_every_form_of_the_issue():
     for form in ("player_count:", "eliminate ", "players_in()", "is_out(", "next_among(",
                  "players_from(", "sort_by(", "seat(", "shared:", "ends_game: true", "map:",
                  "copies:", " for s in ", "until end of turn or used once:", "whenever ",
-                 'name: "outposts"', "players: 2", "out: [blue]"):
+                 'name: "outposts"', "players: 2", "out: [blue]", "by_count:",
+                 "shown_to_team: true"):
         assert form in text, form
+
+
+def test_four_players_play_in_two_teams_that_win_together_and_share_their_hands():
+    program = load_pack(PACK, players=4)
+    assert program.teams == {"sun": ["red", "green"], "moon": ["blue", "gold"]}
+    assert load_pack(PACK, players=3).teams == {}  # teams only at four
+    game = Game.new(program, 1)
+    zones = game.observation("red")["zones"]
+    assert isinstance(zones["hand:green"], list)  # a running mate's hand, card by card
+    assert zones["hand:blue"] == len(game.state.zones["hand:blue"])  # the others': a count
+    results = [played(program, seed).result() for seed in SEEDS]
+    for result in results:
+        team = next(t for t, members in program.teams.items() if result["winner"] in members)
+        assert (result["team"], result["winners"]) == (team, program.teams[team])

@@ -111,7 +111,13 @@ def test_the_test_pack_checks_and_seats_two_teams(program):
     ("teams:\n  dan: [ann, cat]\n", "E172",
      "team 'dan' has the name of something else of the pack", "a name of its own", "dan: ["),
     ("teams:\n  by_count:\n    7: {reds: [ann, cat]}\n", "E173",
-     "teams for 7 players, but the pack seats 2 to 4", "number of players", "7:"),
+     "teams for 7 players, but a game of the pack seats 4", "number of players", "7:"),
+    ("player_count: {min: 2, max: 4}\nteams:\n  by_count:\n    5: {reds: [ann, cat]}\n",
+     "E173", "teams for 5 players, but a game of the pack seats 2 to 4", "number of players",
+     "5:"),
+    ("player_count: {min: 3, max: 4}\nteams:\n  by_count:\n    2: {reds: [ann, bob]}\n",
+     "E173", "teams for 2 players, but a game of the pack seats 3 to 4", "number of players",
+     "2:"),
 ])
 def test_a_wrong_team_is_reported_where_it_is_written(tmp_path, teams, code, message, hint,
                                                         where):
