@@ -576,10 +576,29 @@ class _Loader:
                 self.functions.append((name, fn, f, f.data["functions"][name]))
             for name, reaction in rules.reactions.items():
                 self.reactions.append((name, reaction, f, f.data["reactions"][name]))
+        for kind, defined in (("procedure", out), ("function", self.functions),
+                              ("reaction", self.reactions)):
+            self.defined_once(kind, defined)
         out, self.functions, self.reactions = self.mods.apply_rules(
             out, self.functions, self.reactions)
         self.functions = [fn for fn in self.functions if self.may_define(fn)]
         return out
+
+    def defined_once(self, kind: str, defined: list[tuple]) -> None:
+        """E124: a name defined in two rules files of the pack. Which one would win depends
+        on the files' order, so neither is taken silently (a mod replaces one on purpose)."""
+        first: dict[str, YamlFile] = {}
+        section = kind + "s" if kind != "function" else "functions"
+        for name, _, f, _ in defined:
+            if name not in first:
+                first[name] = f
+                continue
+            was = first[name].key_source(section, name)
+            self.report.error(f.key_source(section, name), "E124",
+                              f"{kind} '{name}' is defined again; it is already defined at "
+                              f"{was.path}:{was.line}:{was.column}",
+                              f"rename one of them, or keep one: a {kind} is defined once "
+                              "in a pack (a mod replaces one with `replaces: true`)")
 
     def may_define(self, fn: tuple) -> bool:
         """A pack or mod function may not take the name of a builtin (E608)."""
